@@ -1,0 +1,66 @@
+/**
+ * The service as a Fastify instance. `server.ts` listens; tests build this and inject requests.
+ */
+import { randomBytes } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { ServiceConfig } from "./config.js";
+import type { Db } from "./store/db.js";
+import { validatorCompiler } from "./validation.js";
+import "./plugins/types.js";
+import storePlugin from "./plugins/store.js";
+import errorHandler from "./plugins/error-handler.js";
+import apiKeysPlugin from "./plugins/api-keys.js";
+import healthRoutes from "./routes/health.js";
+import organizationRoutes from "./routes/v1/organization/index.js";
+import v1Routes from "./routes/v1/index.js";
+
+export interface AppOptions {
+  config: ServiceConfig;
+  /** A store the caller opened (tests); otherwise the app opens the configured one. */
+  db?: Db;
+  /** Fastify logger options; `false` silences it. */
+  logger?: FastifyServerOptions["logger"];
+  /** Aborted when the shutdown grace period runs out (server.ts owns it). */
+  drainDeadline?: AbortSignal;
+}
+
+/** Never log credentials, wherever a serializer might meet them. */
+export const REDACTED_LOG_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "headers.authorization",
+  "authorization",
+  "secret",
+  "*.secret",
+  "apiKey",
+  "*.apiKey",
+];
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
+    bodyLimit: config.jsonBodyLimit,
+    requestIdHeader: "x-request-id",
+    genReqId: () => "req_" + randomBytes(12).toString("hex"),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler());
+  app.decorate("config", config);
+  app.decorate("drainDeadline", opts.drainDeadline ?? new AbortController().signal);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(errorHandler);
+  await app.register(storePlugin, { db: opts.db });
+  await app.register(apiKeysPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(organizationRoutes, { prefix: "/v1/organization" });
+  await app.register(v1Routes, { prefix: "/v1" });
+  return app;
+}

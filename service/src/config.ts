@@ -1,0 +1,145 @@
+/**
+ * The service's whole configuration, read once from the environment.
+ * Defaults run everything embedded: PGlite in ./.data, blobs on local disk, built-in agents.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+
+export type BlobStoreConfig =
+  | { kind: "local"; dir: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    }
+  | { kind: "azure"; container: string; connectionString?: string; account?: string; accountKey?: string; endpoint?: string };
+
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  /** Externally visible origin (no trailing slash); API base URL is `${publicUrl}/v1`. */
+  publicUrl: string;
+  dataDir: string;
+  /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
+  databaseUrl?: string;
+  jwtSecret: string;
+  jwtAlgorithm: string;
+  modelPrefix: string;
+  agentsFile?: string;
+  llmBaseUrl?: string;
+  llmApiKey?: string;
+  heartbeatSeconds: number;
+  shutdownGraceSeconds: number;
+  /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size). */
+  jsonBodyLimit: number;
+  /** Largest uploaded file, in bytes (default 512 MiB). */
+  fileMaxBytes: number;
+  blob: BlobStoreConfig;
+  logLevel: string;
+  /** Idle MCP sessions are closed after this many seconds. */
+  mcpSessionIdleSeconds: number;
+  /** Open MCP sessions allowed per API key. */
+  mcpMaxSessionsPerKey: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses "5242880", "5120k", "5120KiB", "512m", "1g" into bytes. */
+export function parseBytes(value: string, name: string): number {
+  const m = /^\s*(\d+)\s*([kmg]?)(i?b)?\s*$/i.exec(value);
+  if (!m) throw new Error(`${name} must be a byte size such as 5242880, 5120k or 512m (got '${value}')`);
+  const unit = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as "" | "k" | "m" | "g"];
+  return Number(m[1]) * unit;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got '${raw}')`);
+  return n;
+}
+
+function positiveSeconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds (got '${raw}')`);
+  return n;
+}
+
+/** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
+function jwtSecretFor(env: Env, dataDir: string): string {
+  if (env.JWT_SECRET) return env.JWT_SECRET;
+  const file = join(dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+  return secret;
+}
+
+function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
+  const kind = (env.BLOB_STORE ?? "local").toLowerCase();
+  if (kind === "local") return { kind, dir: resolve(env.BLOB_DIR ?? join(dataDir, "blobs")) };
+  if (kind === "s3") {
+    if (!env.S3_BUCKET) throw new Error("BLOB_STORE=s3 needs S3_BUCKET");
+    return {
+      kind,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION ?? "us-east-1",
+      endpoint: env.S3_ENDPOINT || undefined,
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: (env.S3_FORCE_PATH_STYLE ?? "false").toLowerCase() === "true",
+    };
+  }
+  if (kind === "azure") {
+    if (!env.AZURE_CONTAINER) throw new Error("BLOB_STORE=azure needs AZURE_CONTAINER");
+    if (!env.AZURE_STORAGE_CONNECTION_STRING && !(env.AZURE_STORAGE_ACCOUNT && env.AZURE_STORAGE_KEY)) {
+      throw new Error("BLOB_STORE=azure needs AZURE_STORAGE_CONNECTION_STRING or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY");
+    }
+    return {
+      kind,
+      container: env.AZURE_CONTAINER,
+      connectionString: env.AZURE_STORAGE_CONNECTION_STRING || undefined,
+      account: env.AZURE_STORAGE_ACCOUNT || undefined,
+      accountKey: env.AZURE_STORAGE_KEY || undefined,
+      endpoint: env.AZURE_BLOB_ENDPOINT || undefined,
+    };
+  }
+  throw new Error(`BLOB_STORE must be local, s3 or azure (got '${kind}')`);
+}
+
+export function loadConfig(env: Env = process.env): ServiceConfig {
+  const dataDir = resolve(env.DATA_DIR ?? ".data");
+  const host = env.HOST ?? "127.0.0.1";
+  const port = int(env, "PORT", 8080, 0);
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return {
+    host,
+    port,
+    publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: jwtSecretFor(env, dataDir),
+    jwtAlgorithm: env.JWT_ALGORITHM ?? "HS512",
+    modelPrefix: env.MODEL_PREFIX ?? "agentport",
+    agentsFile: env.AGENTS_FILE || undefined,
+    llmBaseUrl: env.LLM_BASE_URL?.replace(/\/+$/, "") || undefined,
+    llmApiKey: env.LLM_API_KEY || undefined,
+    heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", 15),
+    shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
+    jsonBodyLimit: env.JSON_BODY_LIMIT ? parseBytes(env.JSON_BODY_LIMIT, "JSON_BODY_LIMIT") : 5120 * 1024,
+    fileMaxBytes: env.FILE_MAX_BYTES ? parseBytes(env.FILE_MAX_BYTES, "FILE_MAX_BYTES") : 512 * 1024 ** 2,
+    blob: blobConfig(env, dataDir),
+    logLevel: env.LOG_LEVEL ?? "info",
+    mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
+    mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * API keys: created with a secret shown once, stored as a SHA-256 hash, verified in constant time.
+ *
+ * Verification is on every request, so verified keys are cached in memory; a delete removes the
+ * row and NOTIFYs every replica, which evicts at once (the deleting one synchronously). If the
+ * listening connection drops, the whole cache is dropped: a missed NOTIFY can never keep a key alive.
+ * "Last used" is collected in memory and written in one statement every few seconds.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../store/db.js";
+
+export const KEY_PREFIX = "ap-";
+const REVOKED_CHANNEL = "agentport_api_key_revoked";
+const LAST_USED_FLUSH_MS = 5_000;
+
+export interface ApiKeyRecord {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Short redacted hint such as `ap-…x7Qz`; never the secret. */
+  redacted: string;
+  createdBy: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Who a verified key speaks for. */
+export interface ApiKeyPrincipal {
+  keyId: string;
+  projectId: string;
+  keyName: string;
+}
+
+interface Row {
+  id: string;
+  project_id: string;
+  name: string;
+  redacted: string;
+  created_by: string;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+  secret_hash?: Uint8Array;
+}
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();
+export const redact = (secret: string) => `${KEY_PREFIX}…${secret.slice(-4)}`;
+/** Looks like one of our secrets; anything else is refused without a lookup. */
+const wellFormed = (secret: string) => secret.startsWith(KEY_PREFIX) && secret.length >= 40 && secret.length <= 128;
+
+function toRecord(r: Row): ApiKeyRecord {
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    name: r.name,
+    redacted: r.redacted,
+    createdBy: r.created_by,
+    createdAt: new Date(r.created_at),
+    lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
+  };
+}
+
+const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at";
+
+export class ApiKeys {
+  /** hex(sha256(secret)) → principal, for keys verified since the last reset. */
+  private readonly verified = new Map<string, ApiKeyPrincipal & { hash: Buffer }>();
+  private readonly usedSinceFlush = new Map<string, Date>();
+  private readonly revokeListeners = new Set<(keyId: string) => void>();
+  private flushTimer?: NodeJS.Timeout;
+  private unlisten?: () => Promise<void>;
+
+  constructor(private readonly db: Db) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.db.listen(
+      REVOKED_CHANNEL,
+      (keyId) => this.evict(keyId),
+      () => this.verified.clear(),
+    );
+    this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => {}), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.unlisten?.();
+    await this.flushLastUsed().catch(() => {});
+  }
+
+  /** Runs `fn` whenever a key is revoked on any replica (open MCP sessions close on it). */
+  onRevoked(fn: (keyId: string) => void): () => void {
+    this.revokeListeners.add(fn);
+    return () => this.revokeListeners.delete(fn);
+  }
+
+  async create(input: { projectId: string; name: string; createdBy: string }): Promise<{ record: ApiKeyRecord; secret: string }> {
+    const secret = KEY_PREFIX + randomBytes(32).toString("base64url");
+    const id = "key_" + randomBytes(12).toString("base64url");
+    const { rows } = await this.db.query<Row>(
+      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy],
+    );
+    return { record: toRecord(rows[0]), secret };
+  }
+
+  /** Keys of a project, oldest first, paged by id after `after`. */
+  async list(projectId: string, opts: { after?: string; limit?: number } = {}): Promise<{ data: ApiKeyRecord[]; hasMore: boolean }> {
+    const limit = opts.limit ?? 100;
+    const params: unknown[] = [projectId, limit + 1];
+    let cursor = "";
+    if (opts.after) {
+      params.push(opts.after);
+      cursor = `AND (created_at, id) > (SELECT created_at, id FROM api_keys WHERE id = $3 AND project_id = $1)`;
+    }
+    const { rows } = await this.db.query<Row>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ${cursor} ORDER BY created_at, id LIMIT $2`,
+      params,
+    );
+    this.mergePendingLastUsed(rows);
+    return { data: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+  }
+
+  async get(projectId: string, id: string): Promise<ApiKeyRecord | undefined> {
+    const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND project_id = $2`, [id, projectId]);
+    this.mergePendingLastUsed(rows);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  /** Revokes: the row goes, and every replica forgets the key before the next request. */
+  async delete(projectId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query("DELETE FROM api_keys WHERE id = $1 AND project_id = $2", [id, projectId]);
+    if (rowCount === 0) return false;
+    this.evict(id);
+    this.usedSinceFlush.delete(id);
+    await this.db.notify(REVOKED_CHANNEL, id);
+    return true;
+  }
+
+  /** The principal for a presented secret, or undefined. Records the use for "last used". */
+  async verify(secret: string): Promise<ApiKeyPrincipal | undefined> {
+    if (!wellFormed(secret)) return undefined;
+    const hash = hashSecret(secret);
+    const cacheKey = hash.toString("hex");
+    let principal = this.verified.get(cacheKey);
+    if (!principal) {
+      const { rows } = await this.db.query<Row>(
+        "SELECT id, project_id, name, secret_hash FROM api_keys WHERE secret_hash = $1",
+        [hash],
+      );
+      const row = rows[0];
+      if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) return undefined;
+      principal = { keyId: row.id, projectId: row.project_id, keyName: row.name, hash };
+      this.verified.set(cacheKey, principal);
+    } else if (!timingSafeEqual(principal.hash, hash)) {
+      return undefined;
+    }
+    this.usedSinceFlush.set(principal.keyId, new Date());
+    return { keyId: principal.keyId, projectId: principal.projectId, keyName: principal.keyName };
+  }
+
+  /** Writes the collected "last used" times in one statement. */
+  async flushLastUsed(): Promise<void> {
+    if (this.usedSinceFlush.size === 0) return;
+    const ids = [...this.usedSinceFlush.keys()];
+    const times = ids.map((id) => this.usedSinceFlush.get(id)!.toISOString());
+    this.usedSinceFlush.clear();
+    await this.db.query(
+      `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.t), u.t)
+       FROM (SELECT unnest($1::text[]) AS id, unnest($2::timestamptz[]) AS t) u WHERE k.id = u.id`,
+      [ids, times],
+    );
+  }
+
+  private evict(keyId: string): void {
+    for (const [cacheKey, p] of this.verified) if (p.keyId === keyId) this.verified.delete(cacheKey);
+    for (const fn of this.revokeListeners) fn(keyId);
+  }
+
+  /** Reads show uses not yet flushed, so "last used" is never behind what this replica saw. */
+  private mergePendingLastUsed(rows: Row[]): void {
+    for (const r of rows) {
+      const pending = this.usedSinceFlush.get(r.id);
+      if (pending && (r.last_used_at === null || new Date(r.last_used_at) < pending)) r.last_used_at = pending;
+    }
+  }
+}

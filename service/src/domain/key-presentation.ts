@@ -1,0 +1,33 @@
+/** Wire shapes of API keys, shared by the HTTP routes and the CLI. */
+import type { ApiKeyRecord } from "./api-keys.js";
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The ready-to-use MCP client configuration shown at key creation. */
+export function mcpJson(serverName: string, publicUrl: string, secret: string) {
+  return { mcpServers: { [serverName]: { url: `${publicUrl}/mcp`, headers: { Authorization: `Bearer ${secret}` } } } };
+}
+
+/** A key as OpenAI's admin API shows a project API key (never the secret). */
+export function projectApiKey(k: ApiKeyRecord) {
+  return {
+    object: "organization.project.api_key" as const,
+    id: k.id,
+    name: k.name,
+    redacted_value: k.redacted,
+    created_at: unix(k.createdAt),
+    last_used_at: k.lastUsedAt ? unix(k.lastUsedAt) : null,
+    created_by: k.createdBy,
+    owner: { type: "user" as const, user: { id: k.createdBy } },
+  };
+}
+
+/** The one-time view at creation: the key plus its secret, the API base URL and the MCP JSON. */
+export function createdApiKey(k: ApiKeyRecord, secret: string, publicUrl: string, serverName: string) {
+  return {
+    ...projectApiKey(k),
+    secret,
+    base_url: `${publicUrl}/v1`,
+    mcp_json: mcpJson(serverName, publicUrl, secret),
+  };
+}

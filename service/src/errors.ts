@@ -1,0 +1,92 @@
+/**
+ * One registry of the errors the API returns, in the OpenAI envelope
+ * `{"error":{"message","type","param","code"}}` with the status codes the SDKs map.
+ */
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "rate_limit_error"
+  | "server_error";
+
+export interface ErrorEnvelope {
+  error: {
+    /** Human-readable explanation; never contains a secret or a stack trace. */
+    message: string;
+    /** Broad class of error, as the OpenAI API names them. */
+    type: ErrorType;
+    /** The request parameter at fault, or null. */
+    param: string | null;
+    /** Machine-readable code, or null. */
+    code: string | null;
+  };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly type: ErrorType = "invalid_request_error",
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toJSON(): ErrorEnvelope {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+// --- request shape -------------------------------------------------------------
+export const invalidJson = (detail: string) =>
+  new ApiError(400, `We could not parse the JSON body of your request: ${detail}`, "invalid_request_error", null, "invalid_json");
+export const invalidParam = (param: string, message: string, code: string | null = "invalid_value") =>
+  new ApiError(400, message, "invalid_request_error", param, code);
+export const missingParam = (param: string) =>
+  new ApiError(400, `Missing required parameter: '${param}'.`, "invalid_request_error", param, "missing_required_parameter");
+export const unsupportedParam = (param: string, why: string) =>
+  new ApiError(400, `Unsupported parameter: '${param}' ${why}`, "invalid_request_error", param, "unsupported_parameter");
+export const bodyTooLarge = (limitBytes: number, what = "Request body") =>
+  new ApiError(413, `${what} is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", null, "request_too_large");
+export const unsupportedMediaType = (got: string | undefined) =>
+  new ApiError(415, `Unsupported Content-Type '${got ?? ""}'.`, "invalid_request_error", null, "unsupported_media_type");
+
+// --- authentication and roles ---------------------------------------------------
+export const invalidApiKey = (hint?: string) =>
+  new ApiError(
+    401,
+    hint
+      ? `Incorrect API key provided: ${hint}. Create a new key in the project's settings.`
+      : "You didn't provide an API key. Send it as 'Authorization: Bearer <API key>'.",
+    "invalid_request_error",
+    null,
+    "invalid_api_key",
+  );
+export const invalidToken = (why: string) =>
+  new ApiError(401, `Invalid member token: ${why}`, "invalid_request_error", null, "invalid_token");
+export const forbidden = (message: string) => new ApiError(403, message, "permission_error", null, "insufficient_permissions");
+
+// --- resources -----------------------------------------------------------------
+export const routeNotFound = (method: string, url: string) =>
+  new ApiError(404, `Invalid URL (${method} ${url.split("?")[0]})`, "invalid_request_error", null, "unknown_url");
+export const modelNotFound = (model: string) =>
+  new ApiError(404, `The model '${model}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+export const notFound = (what: string, id: string, param: string | null = null) =>
+  new ApiError(404, `No such ${what}: '${id}'.`, "invalid_request_error", param, `${what.replace(/\s+/g, "_")}_not_found`);
+export const methodNotAllowed = (method: string, url: string) =>
+  new ApiError(405, `Method ${method} is not allowed on ${url.split("?")[0]}.`, "invalid_request_error", null, "method_not_allowed");
+export const conflict = (message: string, code = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
+export const rateLimited = (message: string) => new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
+
+// --- upstream and server --------------------------------------------------------
+export const upstreamFailed = (detail: string) =>
+  new ApiError(502, `The agent's upstream model failed: ${detail}`, "server_error", null, "upstream_error");
+export const storageFailed = () =>
+  new ApiError(503, "The storage backend failed; nothing was stored. Retry the request.", "server_error", null, "storage_unavailable");
+export const unavailable = (message: string) => new ApiError(503, message, "server_error", null, "service_unavailable");
+export const internalError = (requestId: string) =>
+  new ApiError(500, `The server had an error while processing your request (request id ${requestId}).`, "server_error", null, "internal_error");

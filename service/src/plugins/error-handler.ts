@@ -1,0 +1,76 @@
+/**
+ * Every error leaves as the OpenAI envelope with the status the SDKs map. Fastify's own errors
+ * (body parsing, limits, schema validation) are translated; anything unexpected becomes a 500
+ * that names the request id and nothing else.
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import {
+  ApiError,
+  bodyTooLarge,
+  internalError,
+  invalidJson,
+  invalidParam,
+  missingParam,
+  routeNotFound,
+  unsupportedMediaType,
+} from "../errors.js";
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** "/messages/0/role" → "messages[0].role" (the way OpenAI names a nested `param`). */
+export function paramPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split("/").filter(Boolean);
+  if (extra) parts.push(extra);
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+}
+
+function fromValidation(issue: ValidationIssue): ApiError {
+  if (issue.keyword === "required") return missingParam(paramPath(issue.instancePath, String(issue.params.missingProperty)));
+  if (issue.keyword === "additionalProperties") {
+    const param = paramPath(issue.instancePath, String(issue.params.additionalProperty));
+    return invalidParam(param, `Unrecognized request argument supplied: '${param}'.`, "unknown_parameter");
+  }
+  const param = paramPath(issue.instancePath) || null;
+  const message = `Invalid value for '${param ?? "body"}': ${issue.message ?? "does not match the schema"}.`;
+  return param ? invalidParam(param, message) : new ApiError(400, message);
+}
+
+export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err.validation?.length) return fromValidation(err.validation[0] as unknown as ValidationIssue);
+  switch (err.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return bodyTooLarge(jsonBodyLimit);
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return invalidJson(err.message);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return unsupportedMediaType(err.message.split("'")[1]);
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) return invalidJson(err.message);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, err.message);
+  return internalError(requestId);
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit);
+      if (apiError.statusCode >= 500) request.log.error({ err }, "request failed");
+      else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
+      // A stream already under way cannot change its status: the SSE writer sends an error event instead.
+      if (reply.sent || reply.raw.headersSent) return;
+      void reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
+    });
+    app.setNotFoundHandler((request, reply) => {
+      void reply.code(404).send(routeNotFound(request.method, request.url).toJSON());
+    });
+  },
+  { name: "error-handler" },
+);

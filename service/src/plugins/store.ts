@@ -1,0 +1,20 @@
+/** Opens the metadata store (or adopts one a test built) and closes it with the app. */
+import fp from "fastify-plugin";
+import type { Db } from "../store/db.js";
+import { openStore, pgliteDirFor } from "../store/open.js";
+
+export default fp<{ db?: Db }>(
+  async (app, opts) => {
+    const owned = !opts.db;
+    const db =
+      opts.db ??
+      (await openStore({
+        databaseUrl: app.config.databaseUrl,
+        pgliteDir: pgliteDirFor(app.config.dataDir),
+        log: (msg) => app.log.warn(msg),
+      }));
+    app.decorate("db", db);
+    if (owned) app.addHook("onClose", () => db.close());
+  },
+  { name: "store" },
+);

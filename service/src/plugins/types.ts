@@ -1,0 +1,21 @@
+/** Decorations the plugins add to Fastify, typed once by module augmentation. */
+import type { ServiceConfig } from "../config.js";
+import type { ApiKeyPrincipal, ApiKeys } from "../domain/api-keys.js";
+import type { Db } from "../store/db.js";
+import type { Member } from "./member-auth.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: ServiceConfig;
+    db: Db;
+    apiKeys: ApiKeys;
+    /** Aborted when the shutdown grace period has run out: streams still open end with an error event. */
+    drainDeadline: AbortSignal;
+  }
+  interface FastifyRequest {
+    /** The API key's principal; set by the API-key hook on /v1 and /mcp routes. */
+    auth: ApiKeyPrincipal;
+    /** The project member; set by the member-token hook on key management routes. */
+    member: Member;
+  }
+}

@@ -1,0 +1,26 @@
+/** Opens the configured store and brings its schema up to date. */
+import { join } from "node:path";
+import type { Db } from "./db.js";
+import { migrate } from "./migrate.js";
+import { openPglite } from "./pglite.js";
+import { openPostgres } from "./postgres.js";
+
+export interface StoreOptions {
+  databaseUrl?: string;
+  /** PGlite data dir; `undefined` with no databaseUrl means in memory (tests). */
+  pgliteDir?: string;
+  log?: (msg: string) => void;
+}
+
+export async function openStore(opts: StoreOptions): Promise<Db> {
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.log) : await openPglite(opts.pgliteDir);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+export const pgliteDirFor = (dataDir: string) => join(dataDir, "pg");

@@ -1,0 +1,33 @@
+/** Embedded PostgreSQL (PGlite, WASM, in-process). It holds its data directory exclusively. */
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { Db, Queryable, QueryResult } from "./db.js";
+
+function wrap(q: { query: PGlite["query"] }): Queryable {
+  return {
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const r = await q.query<T>(sql, params);
+      return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
+    },
+  };
+}
+
+/** Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir);
+  const base = wrap(pg);
+  return {
+    kind: "pglite",
+    query: base.query,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onMessage) {
+      const unlisten = await pg.listen(channel, onMessage);
+      return () => unlisten();
+    },
+    async notify(channel, payload) {
+      await pg.query("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
+    close: () => pg.close(),
+  };
+}

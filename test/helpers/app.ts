@@ -1,0 +1,43 @@
+/** Builds the app the way tests need it: a test store, quiet logs, keys and member tokens on demand. */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../service/src/app.js";
+import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
+import { signMemberToken, type Role } from "../../service/src/plugins/member-auth.js";
+import { openTestStore, type StoreKind, type TestStore } from "./store.js";
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: TestStore;
+  config: ServiceConfig;
+  /** Creates a key in `projectId` (default "default") and returns its secret. */
+  createKey(projectId?: string, name?: string): Promise<{ id: string; secret: string }>;
+  memberToken(role: Role, projectId?: string, userId?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Environment overrides are applied on top of a config rooted in a fresh temp data dir. */
+export async function buildTestApp(kind: StoreKind = "pglite", env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "agentport-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"), LOG_LEVEL: "silent", ...env });
+  const store = await openTestStore(kind);
+  const app = await buildApp({ config, db: store.db, logger: false });
+  await app.ready();
+  return {
+    app,
+    store,
+    config,
+    async createKey(projectId = "default", name = "test key") {
+      const { record, secret } = await app.apiKeys.create({ projectId, name, createdBy: "user_test" });
+      return { id: record.id, secret };
+    },
+    memberToken: (role, projectId = "default", userId = "user_" + role) =>
+      signMemberToken({ userId, projectId, role }, config.jwtSecret, config.jwtAlgorithm),
+    async close() {
+      await app.close();
+      await store.drop();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { STORE_KINDS } from "../helpers/store.js";
+
+describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const keysUrl = (project = "default") => `/v1/organization/projects/${project}/api_keys`;
+  const asMember = async (role: "owner" | "admin" | "member", project = "default") => ({
+    authorization: `Bearer ${await t.memberToken(role, project)}`,
+  });
+
+  it("an owner creates a key and sees its secret, base URL and MCP JSON once", async () => {
+    const res = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "ci bot" } });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.object).toBe("organization.project.api_key");
+    expect(body.name).toBe("ci bot");
+    expect(body.secret).toMatch(/^ap-[A-Za-z0-9_-]{43}$/);
+    expect(body.redacted_value).toBe(`ap-…${body.secret.slice(-4)}`);
+    expect(body.base_url).toBe(`${t.config.publicUrl}/v1`);
+    expect(body.mcp_json).toEqual({
+      mcpServers: { agentport: { url: `${t.config.publicUrl}/mcp`, headers: { Authorization: `Bearer ${body.secret}` } } },
+    });
+    expect(body.created_by).toBe("user_owner");
+
+    const list = await t.app.inject({ method: "GET", url: keysUrl(), headers: await asMember("member") });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(body.secret);
+    const listed = list.json().data.find((k: { id: string }) => k.id === body.id);
+    expect(listed).toMatchObject({ id: body.id, name: "ci bot", created_by: "user_owner", last_used_at: null });
+    expect(listed.secret).toBeUndefined();
+  });
+
+  it("the key works, records last used, and is refused on the next request after deletion", async () => {
+    const { id, secret } = await t.createKey();
+    const auth = { authorization: `Bearer ${secret}` };
+    // Any /v1 route behind the key hook: an unknown one proves auth passed by answering 404, not 401.
+    const ok = await t.app.inject({ method: "GET", url: "/v1/nothing-here", headers: auth });
+    expect(ok.statusCode).toBe(404);
+
+    const one = await t.app.inject({ method: "GET", url: `${keysUrl()}/${id}`, headers: await asMember("member") });
+    expect(one.json().last_used_at).toBeGreaterThan(Date.now() / 1000 - 60);
+
+    const del = await t.app.inject({ method: "DELETE", url: `${keysUrl()}/${id}`, headers: await asMember("admin") });
+    expect(del.json()).toEqual({ object: "organization.project.api_key.deleted", id, deleted: true });
+
+    const refused = await t.app.inject({ method: "GET", url: "/v1/nothing-here", headers: auth });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({
+      error: { message: expect.stringContaining(`ap-…${secret.slice(-4)}`), type: "invalid_request_error", param: null, code: "invalid_api_key" },
+    });
+    expect(refused.body).not.toContain(secret);
+  });
+
+  it("last used reaches the store in a batch, not per request", async () => {
+    const { id, secret } = await t.createKey();
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: "GET", url: "/v1/x", headers: { authorization: `Bearer ${secret}` } });
+    const before = await t.store.db.query<{ last_used_at: unknown }>("SELECT last_used_at FROM api_keys WHERE id = $1", [id]);
+    expect(before.rows[0].last_used_at).toBeNull();
+    await t.app.apiKeys.flushLastUsed();
+    const after = await t.store.db.query<{ last_used_at: unknown }>("SELECT last_used_at FROM api_keys WHERE id = $1", [id]);
+    expect(after.rows[0].last_used_at).not.toBeNull();
+  });
+
+  it("a member may list but not create or delete; another project's token gets 403", async () => {
+    const create = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("member"), payload: { name: "x" } });
+    expect(create.statusCode).toBe(403);
+    expect(create.json().error).toMatchObject({ type: "permission_error", code: "insufficient_permissions" });
+    const { id } = await t.createKey();
+    const del = await t.app.inject({ method: "DELETE", url: `${keysUrl()}/${id}`, headers: await asMember("member") });
+    expect(del.statusCode).toBe(403);
+    const other = await t.app.inject({ method: "GET", url: keysUrl(), headers: await asMember("owner", "other-project") });
+    expect(other.statusCode).toBe(403);
+  });
+
+  it("a bad, missing or expired member token gets 401", async () => {
+    const none = await t.app.inject({ method: "GET", url: keysUrl() });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error.code).toBe("invalid_token");
+    const bad = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: "Bearer not.a.jwt" } });
+    expect(bad.statusCode).toBe(401);
+    const { signMemberToken } = await import("../../service/src/plugins/member-auth.js");
+    const expired = await signMemberToken({ userId: "u", projectId: "default", role: "owner" }, t.config.jwtSecret, "HS512", -10);
+    const res = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${expired}` } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.message).toContain("expired");
+    const wrongSecret = await signMemberToken({ userId: "u", projectId: "default", role: "owner" }, "another-secret".padEnd(64, "y"));
+    expect((await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${wrongSecret}` } })).statusCode).toBe(401);
+  });
+
+  it("a key needs a name; unknown fields and unknown keys are named", async () => {
+    const headers = await asMember("owner");
+    const noName = await t.app.inject({ method: "POST", url: keysUrl(), headers, payload: {} });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().error).toMatchObject({ param: "name", code: "missing_required_parameter" });
+    const blank = await t.app.inject({ method: "POST", url: keysUrl(), headers, payload: { name: "   " } });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error.param).toBe("name");
+    const missing = await t.app.inject({ method: "GET", url: `${keysUrl()}/key_nope`, headers });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toMatchObject({ param: "key_id", code: "api_key_not_found" });
+  });
+
+  it("a key of one project is never listed in another", async () => {
+    await t.createKey("project-b", "b's key");
+    const res = await t.app.inject({ method: "GET", url: keysUrl(), headers: await asMember("owner") });
+    expect(res.json().data.map((k: { name: string }) => k.name)).not.toContain("b's key");
+  });
+});
