@@ -1,0 +1,87 @@
+/**
+ * The contract between agents and their callers (the chat completions route, the MCP tools).
+ * An agent turns a chat request into a stream of events; callers shape them for their wire.
+ */
+
+export type AgentKind = "llm" | "files" | "synthetic";
+
+/** One message of a conversation, as OpenAI's chat API carries it. */
+export interface ChatMessage {
+  role: "system" | "developer" | "user" | "assistant" | "tool";
+  /** Text, or content parts of which text parts are used. */
+  content: string | Array<{ type: string; text?: string }> | null;
+  name?: string;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
+}
+
+/** What an agent is asked: the conversation plus the optional OpenAI fields it may honour. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  stop?: string | string[];
+  user?: string;
+  metadata?: Record<string, string>;
+  /** Passed through to `llm` agents' upstream; other kinds refuse requests that carry tools. */
+  tools?: unknown[];
+  tool_choice?: unknown;
+  /** Other upstream fields an `llm` agent forwards as they are (e.g. seed, presence_penalty). */
+  passthrough?: Record<string, unknown>;
+}
+
+export type AgentEvent =
+  /** A fragment of the answer's text. */
+  | { type: "content"; text: string }
+  /** Tool-call deltas from an upstream model, forwarded as OpenAI sends them. */
+  | { type: "tool_calls"; toolCalls: unknown[] }
+  /** Token counts; sent once, before the stream ends. */
+  | { type: "usage"; promptTokens: number; completionTokens: number }
+  /** The answer is complete. */
+  | { type: "finish"; reason: "stop" | "length" | "tool_calls" | "content_filter" };
+
+export interface AgentContext {
+  projectId: string;
+  /** Aborted when the caller goes away (client disconnect, MCP cancel, shutdown deadline). */
+  signal: AbortSignal;
+  /** Request-scoped logger (pino child). */
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+}
+
+export interface AgentInfo {
+  /** Agent id as declared, e.g. "chat:latest" or "support-bot". */
+  id: string;
+  /** Model id clients send: `<prefix>/<id>`. */
+  modelId: string;
+  kind: AgentKind;
+  /** One line for humans and for MCP tool descriptions. */
+  description: string;
+  /** Unix seconds. */
+  created: number;
+}
+
+export interface Agent extends AgentInfo {
+  /**
+   * Runs the agent. Errors before the first event reject the first `next()`; an upstream
+   * failure is an `ApiError` (502) so callers can map it to a status or a stream error event.
+   */
+  run(request: ChatRequest, ctx: AgentContext): AsyncIterable<AgentEvent>;
+}
+
+/** The registry on the instance (`app.agents`). */
+export interface AgentRegistry {
+  list(projectId: string): AgentInfo[];
+  /** Resolves a model id (`<prefix>/chat:latest`, `<prefix>/<id>`); undefined when unknown. */
+  resolve(projectId: string, modelId: string): Agent | undefined;
+}
+
+/** Ranked retrieval over a project's uploaded text files (provided by the files module). */
+export interface FileSearchHit {
+  fileId: string;
+  filename: string;
+  score: number;
+  /** A short passage around the best match. */
+  snippet: string;
+}
+export type FileSearch = (projectId: string, query: string, limit?: number) => Promise<FileSearchHit[]>;
