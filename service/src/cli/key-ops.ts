@@ -1,0 +1,77 @@
+/** The CLI's three operations, either over the running server's HTTP API or on the store itself. */
+import type { ServiceConfig } from "../config.js";
+import { ApiKeys } from "../domain/api-keys.js";
+import { createdApiKey, projectApiKey } from "../domain/key-presentation.js";
+import { signMemberToken } from "../plugins/member-auth.js";
+import { openStore, pgliteDirFor } from "../store/open.js";
+
+export type CreatedKey = ReturnType<typeof createdApiKey>;
+export type ListedKey = ReturnType<typeof projectApiKey>;
+
+export interface KeyOps {
+  create(project: string, name: string): Promise<CreatedKey>;
+  list(project: string): Promise<ListedKey[]>;
+  remove(project: string, id: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const CLI_USER = "cli";
+
+export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
+  async function call(method: string, project: string, path = "", body?: unknown): Promise<Response> {
+    const token = await signMemberToken({ userId: CLI_USER, projectId: project, role: "owner" }, config.jwtSecret, config.jwtAlgorithm, 60);
+    const res = await fetch(`${baseUrl}/v1/organization/projects/${encodeURIComponent(project)}/api_keys${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok && res.status !== 404) {
+      const err = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+      throw new Error(`server answered ${res.status}: ${err.error?.message ?? res.statusText}`);
+    }
+    return res;
+  }
+  return {
+    create: async (project, name) => (await call("POST", project, "", { name })).json() as Promise<CreatedKey>,
+    async list(project) {
+      const all: ListedKey[] = [];
+      let after = "";
+      for (;;) {
+        const page = (await (await call("GET", project, `?limit=100${after && `&after=${after}`}`)).json()) as {
+          data: ListedKey[];
+          has_more: boolean;
+          last_id: string;
+        };
+        all.push(...page.data);
+        if (!page.has_more) return all;
+        after = page.last_id;
+      }
+    },
+    remove: async (project, id) => (await call("DELETE", project, `/${encodeURIComponent(id)}`)).ok,
+    close: async () => {},
+  };
+}
+
+export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
+  const db = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config.dataDir) });
+  const keys = new ApiKeys(db);
+  return {
+    async create(project, name) {
+      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER });
+      return createdApiKey(record, secret, config.publicUrl, config.modelPrefix);
+    },
+    async list(project) {
+      const all: ListedKey[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await keys.list(project, { after, limit: 100 });
+        all.push(...page.data.map(projectApiKey));
+        if (!page.hasMore) return all;
+        after = page.data.at(-1)!.id;
+      }
+    },
+    // Deleting NOTIFYs the revocation, so replicas on a shared PostgreSQL forget the key at once.
+    remove: (project, id) => keys.delete(project, id),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * `npm run keys -- create --name NAME [--project ID] [--json]`, `keys list [--project ID] [--json]`,
+ * `keys delete ID [--project ID]`: API keys for bootstrap and scripts.
+ *
+ * With DATABASE_URL the CLI works on the store directly. With the embedded store, PGlite holds
+ * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
+ * short-lived owner token signed with the same JWT secret; otherwise it opens the store itself.
+ */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.js";
+import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
+
+const USAGE = `usage:
+  npm run keys -- create --name NAME [--project ID] [--json]
+  npm run keys -- list [--project ID] [--json]
+  npm run keys -- delete KEY_ID [--project ID]
+(use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function serverUrlIfUp(url: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1500) });
+    return res.ok ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: "string" }, project: { type: "string", default: "default" }, json: { type: "boolean", default: false } },
+  });
+  const [command, ...rest] = positionals;
+  const config = loadConfig();
+  const project = values.project!;
+
+  const localUrl = process.env.AGENTPORT_URL ?? `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${config.port}`;
+  const server = config.databaseUrl ? undefined : await serverUrlIfUp(localUrl);
+  const ops: KeyOps = server ? keysOverHttp(server, config) : await keysOnStore(config);
+  try {
+    switch (command) {
+      case "create": {
+        if (!values.name?.trim()) fail("create needs --name NAME");
+        const k = await ops.create(project, values.name.trim());
+        if (values.json) {
+          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, created_at: k.created_at }) + "\n");
+        } else {
+          process.stdout.write(
+            `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
+              `  API secret key (shown once, store it now): ${k.secret}\n` +
+              `  API base URL: ${k.base_url}\n\n  MCP JSON:\n${JSON.stringify(k.mcp_json, null, 2).replace(/^/gm, "    ")}\n`,
+          );
+        }
+        break;
+      }
+      case "list": {
+        const keys = await ops.list(project);
+        if (values.json) {
+          process.stdout.write(JSON.stringify({ object: "list", data: keys }) + "\n");
+        } else if (keys.length === 0) {
+          process.stdout.write(`No API keys in project ${project}.\n`);
+        } else {
+          const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
+          for (const k of keys) {
+            process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\tby ${k.created_by}\n`);
+          }
+        }
+        break;
+      }
+      case "delete": {
+        const id = rest[0];
+        if (!id) fail("delete needs a KEY_ID");
+        if (!(await ops.remove(project, id))) {
+          process.stderr.write(`No API key ${id} in project ${project}.\n`);
+          process.exitCode = 1;
+        } else if (values.json) {
+          process.stdout.write(JSON.stringify({ id, deleted: true }) + "\n");
+        } else {
+          process.stdout.write(`Revoked API key ${id}: it is refused from the next request on.\n`);
+        }
+        break;
+      }
+      default:
+        fail(command ? `unknown command '${command}'` : "missing command");
+    }
+  } finally {
+    await ops.close();
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`keys: ${err.message}\n`);
+  process.exit(1);
+});
