@@ -1,0 +1,82 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "../helpers/app.js";
+import { openTestStore } from "../helpers/store.js";
+import { buildApp } from "../../service/src/app.js";
+import { loadConfig } from "../../service/src/config.js";
+import { openStore } from "../../service/src/store/open.js";
+
+const run = promisify(execFile);
+const TSX = join("node_modules", ".bin", "tsx");
+const CLI = join("service", "src", "cli", "keys.ts");
+
+async function keys(env: Record<string, string>, ...args: string[]) {
+  // PORT 1 is never our server: direct mode unless AGENTPORT_URL points at one.
+  const { stdout, stderr } = await run(TSX, [CLI, ...args], { env: { ...process.env, PORT: "1", LOG_LEVEL: "silent", ...env } });
+  return { stdout, stderr };
+}
+
+describe("keys CLI", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  it("creates (--json: one object, nothing else), lists and deletes on the embedded store", async () => {
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
+    const created = await keys(env, "create", "--name", "bootstrap", "--json");
+    const key = JSON.parse(created.stdout);
+    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "id", "mcp_json", "name", "secret"]);
+    expect(key.secret).toMatch(/^ap-/);
+    expect(key.mcp_json.mcpServers.agentport.headers.Authorization).toBe(`Bearer ${key.secret}`);
+
+    const listed = JSON.parse((await keys(env, "list", "--json")).stdout);
+    expect(listed.data.map((k: { id: string }) => k.id)).toEqual([key.id]);
+    expect(JSON.stringify(listed)).not.toContain(key.secret);
+
+    await keys(env, "delete", key.id);
+    expect(JSON.parse((await keys(env, "list", "--json")).stdout).data).toEqual([]);
+  });
+
+  it("works on the PostgreSQL server with --project, and a key it deletes is refused by a running app", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")), DATABASE_URL: store.url! };
+    const key = JSON.parse((await keys(env, "create", "--name", "svc", "--project", "p1", "--json")).stdout);
+
+    // The app under test shares the server database through a store connection of its own.
+    const db = await openStore({ databaseUrl: store.url });
+    const app = await buildApp({ config: loadConfig({ ...env, LOG_LEVEL: "silent" }), db, logger: false });
+    cleanups.push(async () => {
+      await app.close();
+      await db.close();
+    });
+    const auth = { authorization: `Bearer ${key.secret}` };
+    expect((await app.inject({ method: "GET", url: "/v1/none", headers: auth })).statusCode).toBe(404);
+    await keys(env, "delete", key.id, "--project", "p1");
+    expect((await app.inject({ method: "GET", url: "/v1/none", headers: auth })).statusCode).toBe(401);
+  });
+
+  it("goes through the running server when one is up (the embedded store is held by it)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentport-cli-"));
+    const t = await buildTestApp("pglite", { DATA_DIR: dataDir });
+    cleanups.push(() => t.close());
+    const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+    const env = { DATA_DIR: dataDir, JWT_SECRET: t.config.jwtSecret, AGENTPORT_URL: address };
+    const key = JSON.parse((await keys(env, "create", "--name", "via http", "--json")).stdout);
+    // The key is in the server's store: the server accepts it.
+    const res = await fetch(`${address}/v1/none`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(res.status).toBe(404);
+    expect((await keys(env, "list")).stdout).toContain("via http");
+  });
+
+  it("explains usage on a bad command and exits non-zero", async () => {
+    const err = await keys({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) }, "create").catch((e) => e);
+    expect(err.code).toBe(2);
+    expect(err.stderr).toContain("create needs --name");
+  });
+});
