@@ -1,0 +1,158 @@
+/** Where things run: storage provider, data service modes, network placement, API limits. */
+import { parseBytes } from "./bytes.js";
+import { checkable, requireAll, rule, type Rule } from "./rule.js";
+import { DATA_SERVICES } from "./schema.js";
+import { MONGODB_URI } from "./schema-data.js";
+
+const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const;
+
+export const deployRules: Rule[] = [
+  rule(["storage", "cloud"], (s, report) => {
+    const { provider } = s.storage;
+    if (provider === "S3") {
+      const b = s.storage.secret.cloudb;
+      if (s.cloud.provider !== "aws") report("cloud.provider", "must be aws when storage.provider is S3 (the buckets are created there)");
+      if (b.REGION !== "ap-northeast-1") {
+        report("storage.secret.cloudb.REGION", "must be ap-northeast-1: signed URLs are generated for that region and the buckets must be created there");
+      }
+      const buckets = { BUCKET: b.BUCKET, PUBLIC_BUCKET: b.PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET: b.EXPORT_PROJECT_BUCKET, ULTRON_BUCKET: b.ULTRON_BUCKET };
+      for (const [key, name] of Object.entries(buckets)) {
+        const path = `storage.secret.cloudb.${key}`;
+        if (!name) report(path, "is required when storage.provider is S3");
+        else if (!S3_BUCKET.test(name)) report(path, "must be a valid S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)");
+      }
+    }
+    if (provider === "AzureStorage") {
+      const a = s.storage.secret.clouda;
+      if (s.cloud.provider !== "azure") report("cloud.provider", "must be azure when storage.provider is AzureStorage");
+      requireAll(report, "when storage.provider is AzureStorage", {
+        "storage.secret.clouda.STORAGE_ACCOUNT_NAME": a.STORAGE_ACCOUNT_NAME,
+        "storage.secret.clouda.CONTAINER": a.CONTAINER,
+        "storage.secret.clouda.ULTRON_CONTAINER": a.ULTRON_CONTAINER,
+        "storage.secret.clouda.EXPORT_PROJECT_CONTAINER": a.EXPORT_PROJECT_CONTAINER,
+        "storage.secret.clouda.PUBLIC_CONTAINER": a.PUBLIC_CONTAINER,
+      });
+    }
+    if (provider === "Minio") {
+      const o = s.storage.secret.objstore;
+      if (o.FORCE_PATH_STYLE !== "true") report("storage.secret.objstore.FORCE_PATH_STYLE", 'must be "true" for the objstore provider');
+      if (o.REGION !== "us-east-1") report("storage.secret.objstore.REGION", "must be us-east-1 (fixed for the objstore provider)");
+    }
+  }),
+  rule(["storage", "objstore"], (s, report) => {
+    const wanted = s.storage.provider === "Minio";
+    if (s.objstore.enabled !== wanted && s.objstore.enabled) {
+      report("objstore.enabled", "must be false unless storage.provider is Minio (it follows storage.provider)");
+    }
+    if (s.objstore.mode === "distributed" && s.objstore.replicas < 4) {
+      report("objstore.replicas", "must be at least 4 in distributed mode");
+    }
+  }),
+  rule(["storage", "ultron", "document_converter"], (s, report) => {
+    const disk = STORAGE_DISK[s.storage.provider];
+    if (s.ultron.env.STORAGE_DISK !== undefined && s.ultron.env.STORAGE_DISK !== disk) {
+      report("ultron.env.STORAGE_DISK", `must be ${disk} for storage.provider ${s.storage.provider} (leave it unset to follow the provider)`);
+    }
+    const useClouda = String(s.storage.provider === "AzureStorage");
+    if (s.document_converter.env.USE_CLOUDA !== undefined && s.document_converter.env.USE_CLOUDA !== useClouda) {
+      report("document_converter.env.USE_CLOUDA", `must be ${useClouda} for storage.provider ${s.storage.provider} (leave it unset to follow the provider)`);
+    }
+  }),
+  rule(["data", "cloud"], (s, report) => {
+    const managed = DATA_SERVICES.filter((svc) => s.data[svc] === "managed");
+    if (managed.length === 0) return;
+    if (s.cloud.provider === "none") {
+      for (const svc of managed) report(`data.${svc}`, "managed needs cloud.provider aws or azure");
+      return;
+    }
+    if (s.cloud.provider === "azure" && s.data.mq === "managed") {
+      report("data.mq", "Azure has no managed RabbitMQ: use inCluster, or external with a broker you run");
+    }
+    if (s.cloud.provider === "aws") {
+      const a = s.cloud.aws;
+      requireAll(report, "for managed data services on aws", { "cloud.aws.vpcId": a.vpcId });
+      if (a.subnetIds.length < 2) report("cloud.aws.subnetIds", "needs at least two private subnets for managed data services");
+      if (a.clientSecurityGroupIds.length === 0 && a.clientCidrs.length === 0) {
+        report("cloud.aws.clientSecurityGroupIds", "needs the cluster's security group(s) or cloud.aws.clientCidrs: the only sources allowed to reach data services");
+      }
+    }
+    if (s.cloud.provider === "azure") {
+      const a = s.cloud.azure;
+      const postgres = s.data.sqldb === "managed" || s.data.vectordb === "managed";
+      requireAll(report, "for managed data services on azure", {
+        "cloud.azure.resourceGroupName": a.resourceGroupName,
+        ...(s.data.cache === "managed" || s.data.docdb === "managed" ? { "cloud.azure.subnetId": a.subnetId } : {}),
+        ...(postgres ? { "cloud.azure.postgresSubnetId": a.postgresSubnetId, "cloud.azure.postgresPrivateDnsZoneId": a.postgresPrivateDnsZoneId } : {}),
+      });
+    }
+  }),
+  rule(["cloud", "storage"], (s, report) => {
+    if (s.cloud.provider === "azure" && s.storage.provider === "AzureStorage") {
+      requireAll(report, "when storage.provider is AzureStorage", { "cloud.azure.resourceGroupName": s.cloud.azure.resourceGroupName });
+    }
+    s.cloud.aws.clientCidrs.forEach((c, i) => {
+      if (/\/0$/.test(c)) report(`cloud.aws.clientCidrs[${i}]`, "must not open data services to the internet");
+    });
+  }),
+  rule(["data", "sqldb", "cache", "docdb", "mq", "vectordb", "externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"], (s, report) => {
+    const ext = { sqldb: "externalSqldb", cache: "externalCache", docdb: "externalDocdb", mq: "externalMq", vectordb: "externalVectordb" } as const;
+    for (const svc of DATA_SERVICES) {
+      const mode = s.data[svc];
+      const e = s[ext[svc]];
+      if (e.enabled !== undefined && e.enabled !== (mode !== "inCluster")) {
+        report(`${ext[svc]}.enabled`, `must be ${mode !== "inCluster"} because data.${svc} is ${mode} (leave it unset to follow data.${svc})`);
+      }
+      if (mode === "inCluster" && s[svc].enabled === false) {
+        report(`${svc}.enabled`, `must not be false while data.${svc} is inCluster: nothing would provide ${svc}`);
+      }
+    }
+    const why = (svc: string) => `when data.${svc} is external`;
+    if (s.data.sqldb === "external") {
+      const e = s.externalSqldb;
+      requireAll(report, why("sqldb"), { "externalSqldb.host": e.host, "externalSqldb.username": e.username, "externalSqldb.password": e.password, "externalSqldb.dbName": e.dbName });
+    }
+    if (s.data.cache === "external") {
+      const e = s.externalCache;
+      requireAll(report, why("cache"), { "externalCache.host": e.host, "externalCache.username": e.username, "externalCache.password": e.password });
+    }
+    if (s.data.docdb === "external") {
+      const uri = s.externalDocdb.mongodb_uri;
+      requireAll(report, why("docdb"), { "externalDocdb.mongodb_uri": uri });
+      if (checkable(uri)) {
+        if (!MONGODB_URI.test(uri)) report("externalDocdb.mongodb_uri", "must be a mongodb:// or mongodb+srv:// URI");
+        else if (!uri.startsWith("mongodb+srv://") && /@?[^/]*,/.test(uri.split("/")[2] ?? "") && !/[?&]replicaSet=/.test(uri)) {
+          report("externalDocdb.mongodb_uri", "lists several hosts: a replica set needs the replicaSet query option");
+        }
+      }
+    }
+    if (s.data.vectordb === "external") {
+      const e = s.externalVectordb;
+      requireAll(report, why("vectordb"), { "externalVectordb.host": e.host, "externalVectordb.username": e.username, "externalVectordb.password": e.password, "externalVectordb.database": e.database });
+    }
+    if (s.data.mq === "external") {
+      const e = s.externalMq;
+      requireAll(report, why("mq"), { "externalMq.host": e.host, "externalMq.username": e.username, "externalMq.password": e.password });
+    }
+  }),
+  rule(["cache", "docdb"], (s, report) => {
+    if (s.cache.auth.sentinel && s.cache.architecture !== "replication") report("cache.auth.sentinel", "needs cache.architecture replication");
+    const a = s.docdb.auth;
+    if (a.usernames.length !== a.databases.length) report("docdb.auth.usernames", "needs one entry per docdb.auth.databases entry");
+    if (a.passwords && a.passwords.length !== a.usernames.length) report("docdb.auth.passwords", "needs one entry per docdb.auth.usernames entry");
+  }),
+  rule(["api", "ingress", "gateway"], (s, report) => {
+    const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;
+    if (s.api.heartbeatSeconds !== undefined && s.api.heartbeatSeconds >= readSeconds) {
+      report("api.heartbeatSeconds", `must be below the gateway read timeout (${readSeconds} s) or idle streams are cut`);
+    }
+    if (readSeconds < 2) report("ingress.annotations.read-timeout", "must be at least 2000 ms so a heartbeat fits below it");
+    const max = parseBytes(s.gateway.env.client_max_body_size) ?? 0;
+    const file = parseBytes(s.api.fileMaxBytes) ?? 0;
+    const json = parseBytes(s.api.jsonBodyLimit ?? s.gateway.env.client_body_buffer_size) ?? 0;
+    if (max > 0 && file + 1024 ** 2 > max) {
+      report("gateway.env.client_max_body_size", "must exceed api.fileMaxBytes by at least 1m (multipart framing) or uploads at the limit get 413 from the gateway");
+    }
+    if (max > 0 && json > max) report("api.jsonBodyLimit", "must not exceed gateway.env.client_max_body_size");
+  }),
+];

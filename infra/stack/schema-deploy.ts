@@ -1,0 +1,123 @@
+/**
+ * Keys of this program rather than of the chart: where to deploy (cloud, network), the
+ * release of the vendor chart, how each data service is provided, and our API service.
+ */
+import { z } from "zod";
+import { bool, bytes, cidr, list, oneOf, port, positiveInt, record, resources, str, text, url } from "./fields.js";
+
+export const cloud = z
+  .strictObject({
+    provider: oneOf(["none", "aws", "azure"]).default("none"),
+    aws: z
+      .strictObject({
+        region: text().default("ap-northeast-1"),
+        /** The cluster's VPC; managed services get private subnets in it. */
+        vpcId: text().optional(),
+        /** Private subnets (two or more, in different zones). */
+        subnetIds: z.array(text()).default([]),
+        /** Security groups of the cluster nodes: the only sources allowed to reach data services. */
+        clientSecurityGroupIds: z.array(text()).default([]),
+        /** Private CIDR blocks also allowed (the pod network, for example). */
+        clientCidrs: z.array(cidr()).default([]),
+        tags: z.record(z.string(), z.string()).default({}),
+      })
+      .prefault({}),
+    azure: z
+      .strictObject({
+        location: text().default("japaneast"),
+        /** Created by this program. */
+        resourceGroupName: str().optional(),
+        /** Subnet for private endpoints (cache, docdb, storage). */
+        subnetId: str().optional(),
+        /** Subnet delegated to PostgreSQL flexible servers. */
+        postgresSubnetId: str().optional(),
+        /** Private DNS zone `*.postgres.database.azure.com` linked to the VNet. */
+        postgresPrivateDnsZoneId: str().optional(),
+        tags: z.record(z.string(), z.string()).default({}),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export const platform = z.strictObject({
+  /** Helm repository URL of the vendor chart. */
+  repository: url(),
+  chart: text(),
+  version: text(),
+  releaseName: text().default("platform"),
+  namespace: text().default("platform"),
+  /** Seconds per Helm operation. */
+  timeoutSeconds: positiveInt().default(1800),
+  /** Roll back a failed upgrade instead of leaving it half-applied. */
+  atomic: bool().default(false),
+});
+
+const mode = () => oneOf(["inCluster", "managed", "external"]).default("inCluster");
+
+export const data = z
+  .strictObject({
+    sqldb: mode(),
+    cache: mode(),
+    docdb: mode(),
+    mq: mode(),
+    vectordb: mode(),
+    /** Sizes of the managed services. */
+    aws: z
+      .strictObject({
+        postgresVersion: text().default("16"),
+        postgresInstanceClass: text().default("db.t4g.medium"),
+        postgresStorageGb: positiveInt().default(50),
+        vectorInstanceClass: text().default("db.t4g.medium"),
+        vectorStorageGb: positiveInt().default(100),
+        cacheNodeType: text().default("cache.t4g.small"),
+        docdbInstanceClass: text().default("db.t4g.medium"),
+        docdbInstances: positiveInt().default(1),
+        mqInstanceType: text().default("mq.m5.large"),
+        mqEngineVersion: text().default("3.13"),
+        multiAz: bool().default(false),
+        deletionProtection: bool().default(true),
+      })
+      .prefault({}),
+    azure: z
+      .strictObject({
+        postgresVersion: text().default("16"),
+        postgresSku: text().default("Standard_D2ds_v5"),
+        postgresTier: oneOf(["Burstable", "GeneralPurpose", "MemoryOptimized"]).default("GeneralPurpose"),
+        postgresStorageGb: positiveInt().default(64),
+        redisSku: oneOf(["Basic", "Standard", "Premium"]).default("Standard"),
+        redisCapacity: z.number().int().min(0).max(6).default(1),
+        cosmosServerVersion: text().default("6.0"),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export const api = z.strictObject({
+  /** Container image of the API service (registry/repository:tag). */
+  image: text(),
+  namespace: text().default("agentport"),
+  /** Public host; defaults to `api.<ingress.domainName>`. */
+  host: str().optional(),
+  replicas: positiveInt().default(2),
+  maxReplicas: positiveInt().default(6),
+  targetCpuPercent: positiveInt().default(70),
+  resources: resources().default({ requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1000m", memory: "1Gi" } }),
+  port: port().default(8080),
+  modelPrefix: text().default("agentport"),
+  agentsFile: str().optional(),
+  /** Upstream for llm agents; defaults to the platform's LLM proxy with its master key. */
+  llm: z.strictObject({ baseUrl: url().optional(), apiKey: text().optional() }).prefault({}),
+  /** Below the gateway read timeout; derived from it when not set. */
+  heartbeatSeconds: positiveInt().optional(),
+  shutdownGraceSeconds: positiveInt().default(30),
+  /** Defaults to the gateway's client_body_buffer_size. */
+  jsonBodyLimit: bytes().optional(),
+  fileMaxBytes: bytes().default("512m"),
+  logLevel: oneOf(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
+  /** Ingress class and annotation prefix of the gateway in front of the service. */
+  ingressClassName: text().default("gateway"),
+  annotationPrefix: text().default("konghq.com"),
+  tls: list().default([]),
+  nodeSelector: record().default({}),
+  tolerations: list().default([]),
+});

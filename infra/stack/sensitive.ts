@@ -1,0 +1,26 @@
+/**
+ * Which parameters hold secrets. Stack files must give these only as `secure:` values;
+ * the plan masks them; every resource input built from them is a secret Output.
+ */
+const SECRET_LEAF = /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|(^|_)keys?|rootuser)$/i;
+const SECRET_SUBTREES = [/^credentials\.(?!translator\.translator_service$)/, /^auditLogs\.outputs\.[^.]+\.env\./, /^mail\.mountSecret\.data\./];
+const NOT_SECRET = /^llm\.secretKeys\.[^.]+\.(VERSION|GLOBAL_VERSION|CONVERSE_REGION|CONVERSE_GLOBAL_REGION|INSTANCE_NAME|INSTANCE_NAMES|GLOBAL_INSTANCE_NAMES|MAIN_MODEL_NAME)$|^jwt\.key$|^credentials\.(githost_[ab]\.(app_name|client_id))$/;
+
+/** True when the dotted parameter path (array indices as `[n]`) names a secret. */
+export function isSensitivePath(path: string): boolean {
+  const plain = path.replace(/\[\d+\]/g, "");
+  if (NOT_SECRET.test(plain)) return false;
+  if (SECRET_SUBTREES.some((re) => re.test(plain))) return true;
+  const leaf = plain.split(".").pop() ?? "";
+  return SECRET_LEAF.test(leaf) || plain.startsWith("llm.secretKeys.");
+}
+
+/** Placeholders the package ships with; any left in a used value stops the deployment. */
+export const PLACEHOLDER = /<REPLACE_WITH_YOUR_[^>]*>|PLACEHOLDER_VALUE|<PRIVATE_KEY>/;
+
+/**
+ * Stand-in for a `secure:` value when no secrets provider is available (the offline plan):
+ * present, opaque, never a placeholder. Format checks skip it.
+ */
+export const STANDIN_PREFIX = "secret-standin:";
+export const isStandIn = (v: unknown): boolean => typeof v === "string" && v.startsWith(STANDIN_PREFIX);
