@@ -11,6 +11,8 @@ import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
 import errorHandler from "./plugins/error-handler.js";
 import apiKeysPlugin from "./plugins/api-keys.js";
+import agentsPlugin from "./plugins/agents.js";
+import metricsPlugin from "./plugins/metrics.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
@@ -58,7 +60,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
+  await app.register(agentsPlugin);
 
+  await app.register(metricsPlugin);
   await app.register(healthRoutes);
   await app.register(organizationRoutes, { prefix: "/v1/organization" });
   await app.register(v1Routes, { prefix: "/v1" });

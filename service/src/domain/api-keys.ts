@@ -83,7 +83,7 @@ export class ApiKeys {
 
   async stop(): Promise<void> {
     clearInterval(this.flushTimer);
-    await this.unlisten?.();
+    await this.unlisten?.().catch(() => {}); // the store may already be gone
     await this.flushLastUsed().catch(() => {});
   }
 
