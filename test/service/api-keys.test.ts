@@ -112,3 +112,16 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     expect(res.json().data.map((k: { name: string }) => k.name)).not.toContain("b's key");
   });
 });
+
+describe("API key cache", () => {
+  it("a lookup racing a revocation does not cache the revoked key", async () => {
+    const t = await buildTestApp("pglite");
+    const { id, secret } = await t.createKey();
+    // Delete while the first verification's query is in flight.
+    const verifying = t.app.apiKeys.verify(secret);
+    await t.app.apiKeys.delete("default", id);
+    await verifying;
+    expect(await t.app.apiKeys.verify(secret)).toBeUndefined();
+    await t.close();
+  });
+});

@@ -12,6 +12,8 @@ import type { Db } from "../store/db.js";
 export const KEY_PREFIX = "ap-";
 const REVOKED_CHANNEL = "agentport_api_key_revoked";
 const LAST_USED_FLUSH_MS = 5_000;
+/** Refused secrets remembered, so a flood of bad keys does not become a flood of queries. */
+const REFUSED_CACHE_MAX = 10_000;
 
 export interface ApiKeyRecord {
   id: string;
@@ -64,6 +66,13 @@ const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_us
 export class ApiKeys {
   /** hex(sha256(secret)) → principal, for keys verified since the last reset. */
   private readonly verified = new Map<string, ApiKeyPrincipal & { hash: Buffer }>();
+  /**
+   * Hashes of secrets that matched no key. Safe to remember: a new key always gets a fresh random
+   * secret, so a refused secret can never become valid later.
+   */
+  private readonly refused = new Set<string>();
+  /** Bumped on every eviction: a lookup that raced a revocation must not cache what it read. */
+  private evictions = 0;
   private readonly usedSinceFlush = new Map<string, Date>();
   private readonly revokeListeners = new Set<(keyId: string) => void>();
   private flushTimer?: NodeJS.Timeout;
@@ -75,7 +84,10 @@ export class ApiKeys {
     this.unlisten = await this.db.listen(
       REVOKED_CHANNEL,
       (keyId) => this.evict(keyId),
-      () => this.verified.clear(),
+      () => {
+        this.evictions++;
+        this.verified.clear();
+      },
     );
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => {}), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
@@ -144,14 +156,20 @@ export class ApiKeys {
     const cacheKey = hash.toString("hex");
     let principal = this.verified.get(cacheKey);
     if (!principal) {
+      if (this.refused.has(cacheKey)) return undefined;
+      const evictionsBefore = this.evictions;
       const { rows } = await this.db.query<Row>(
         "SELECT id, project_id, name, secret_hash FROM api_keys WHERE secret_hash = $1",
         [hash],
       );
       const row = rows[0];
-      if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) return undefined;
+      if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) {
+        if (this.refused.size >= REFUSED_CACHE_MAX) this.refused.clear();
+        this.refused.add(cacheKey);
+        return undefined;
+      }
       principal = { keyId: row.id, projectId: row.project_id, keyName: row.name, hash };
-      this.verified.set(cacheKey, principal);
+      if (evictionsBefore === this.evictions) this.verified.set(cacheKey, principal);
     } else if (!timingSafeEqual(principal.hash, hash)) {
       return undefined;
     }
@@ -173,6 +191,7 @@ export class ApiKeys {
   }
 
   private evict(keyId: string): void {
+    this.evictions++;
     for (const [cacheKey, p] of this.verified) if (p.keyId === keyId) this.verified.delete(cacheKey);
     for (const fn of this.revokeListeners) fn(keyId);
   }
