@@ -1,0 +1,84 @@
+/**
+ * Blobs as files in a directory. A write goes to `.partial/<key>.<random>` and is renamed into
+ * place when complete: rename is atomic on one filesystem, so a blob is either whole or absent.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { assertKey, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions } from "./blob-store.js";
+
+const PARTIAL = ".partial";
+/** Partial files this old belong to a process that died mid-write. */
+const STALE_PARTIAL_MS = 24 * 3600 * 1000;
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
+
+export class LocalBlobStore implements BlobStore {
+  readonly kind = "local";
+  private readonly partialDir: string;
+
+  constructor(private readonly dir: string) {
+    this.partialDir = join(dir, PARTIAL);
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.partialDir, { recursive: true });
+    const now = Date.now();
+    for (const name of await readdir(this.partialDir)) {
+      const path = join(this.partialDir, name);
+      const s = await stat(path).catch(() => undefined);
+      if (s && now - s.mtimeMs > STALE_PARTIAL_MS) await rm(path, { force: true });
+    }
+  }
+
+  async put(key: string, body: Readable, opts: PutOptions = {}): Promise<{ size: number }> {
+    assertKey(key);
+    const partial = join(this.partialDir, `${key}.${randomBytes(6).toString("hex")}`);
+    const out = createWriteStream(partial, { flags: "wx" });
+    try {
+      await pipeline(body, out, { signal: opts.signal });
+      await rename(partial, join(this.dir, key));
+      return { size: out.bytesWritten };
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    assertKey(key);
+    // Open first so a missing blob rejects here rather than erroring the response stream.
+    const fh = await open(join(this.dir, key), "r").catch((err) => {
+      throw isMissing(err) ? new BlobNotFoundError(key) : err;
+    });
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    assertKey(key);
+    await rm(join(this.dir, key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    assertKey(key);
+    return stat(join(this.dir, key)).then(
+      (s) => s.isFile(),
+      (err) => (isMissing(err) ? false : Promise.reject(err)),
+    );
+  }
+
+  async list(): Promise<string[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true });
+    return entries.filter((e) => e.isFile() && !e.name.startsWith(".")).map((e) => e.name);
+  }
+
+  /** Names of writes in progress (tests check that an aborted write left none). */
+  async partials(): Promise<string[]> {
+    return readdir(this.partialDir);
+  }
+
+  async close(): Promise<void> {}
+}
