@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
-import { STORE_KINDS } from "../helpers/store.js";
+import { STORE_KINDS, openTestStore } from "../helpers/store.js";
+import { ApiKeys } from "../../service/src/domain/api-keys.js";
+import type { Db } from "../../service/src/store/db.js";
 
 describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
   let t: TestApp;
@@ -115,13 +117,27 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
 
 describe("API key cache", () => {
   it("a lookup racing a revocation does not cache the revoked key", async () => {
-    const t = await buildTestApp("pglite");
-    const { id, secret } = await t.createKey();
-    // Delete while the first verification's query is in flight.
-    const verifying = t.app.apiKeys.verify(secret);
-    await t.app.apiKeys.delete("default", id);
-    await verifying;
-    expect(await t.app.apiKeys.verify(secret)).toBeUndefined();
-    await t.close();
+    const store = await openTestStore("pglite");
+    // Holds the verification lookup's answer until the revocation has fully happened.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const gated: Db = {
+      ...store.db,
+      async query<T>(sql: string, params?: unknown[]) {
+        const result = await store.db.query<T>(sql, params);
+        if (sql.includes("WHERE secret_hash = $1")) await gate;
+        return result;
+      },
+    };
+    const keys = new ApiKeys(gated);
+    await keys.start();
+    const { record, secret } = await keys.create({ projectId: "p", name: "k", createdBy: "u" });
+    const verifying = keys.verify(secret);
+    await keys.delete("p", record.id);
+    release();
+    expect(await verifying).toMatchObject({ keyId: record.id }); // it began before the revocation
+    expect(await keys.verify(secret)).toBeUndefined();
+    await keys.stop();
+    await store.drop();
   });
 });
