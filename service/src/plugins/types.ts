@@ -1,6 +1,7 @@
 /** Decorations the plugins add to Fastify, typed once by module augmentation. */
 import type { ServiceConfig } from "../config.js";
 import type { ApiKeyPrincipal, ApiKeys } from "../domain/api-keys.js";
+import type { AgentsRegistry } from "../domain/agents/registry.js";
 import type { Db } from "../store/db.js";
 import type { Member } from "./member-auth.js";
 
@@ -9,6 +10,8 @@ declare module "fastify" {
     config: ServiceConfig;
     db: Db;
     apiKeys: ApiKeys;
+    /** The agents (an AgentRegistry); `setFileSearch` wires the files module into `files` agents. */
+    agents: AgentsRegistry;
     /** Aborted when the shutdown grace period has run out: streams still open end with an error event. */
     drainDeadline: AbortSignal;
   }

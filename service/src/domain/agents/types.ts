@@ -29,6 +29,11 @@ export interface ChatRequest {
   tool_choice?: unknown;
   /** Other upstream fields an `llm` agent forwards as they are (e.g. seed, presence_penalty). */
   passthrough?: Record<string, unknown>;
+  /**
+   * `false` when the caller collects the whole answer before replying: an `llm` agent then asks its
+   * upstream for one JSON response instead of a stream. Absent means streaming.
+   */
+  stream?: boolean;
 }
 
 export type AgentEvent =

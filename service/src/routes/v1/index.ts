@@ -2,6 +2,8 @@
 import type { FastifyInstance } from "fastify";
 import { routeNotFound } from "../../errors.js";
 import { requireApiKey } from "../../plugins/api-key-auth.js";
+import modelsRoutes from "./models/index.js";
+import chatCompletionsRoutes from "./chat/completions/index.js";
 
 export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
@@ -10,4 +12,6 @@ export default async function v1Routes(app: FastifyInstance) {
     void reply.code(404).send(routeNotFound(request.method, request.url).toJSON());
   });
   // Route modules register here, one line each (models, chat completions, files).
+  await app.register(modelsRoutes);
+  await app.register(chatCompletionsRoutes);
 }

@@ -1,0 +1,100 @@
+/**
+ * The agents file (AGENTS_FILE, YAML or JSON): its schema and a validator whose messages name
+ * the agent and the field at fault, all problems at once.
+ */
+import { z } from "zod";
+
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "must start with a letter or digit and use only letters, digits, '.', '_', ':' or '-'");
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
+const common = {
+  id,
+  /** One line for humans and MCP tool descriptions. */
+  description: z.string().min(1).optional(),
+  /** Projects that see the agent; absent means every project. */
+  projects: z.array(z.string().min(1)).min(1).optional(),
+};
+
+const llm = z.strictObject({
+  ...common,
+  kind: z.literal("llm"),
+  /** The upstream model name sent to the upstream endpoint. */
+  model: z.string().min(1),
+  system_prompt: z.string().optional(),
+  /** The agent's own upstream (otherwise LLM_BASE_URL): a URL, or the name of a variable holding one. */
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  base_url_env: envName.optional(),
+  /** Name of the variable holding the agent's own upstream key (otherwise LLM_API_KEY); never the key itself. */
+  api_key_env: envName.optional(),
+});
+const files = z.strictObject({
+  ...common,
+  kind: z.literal("files"),
+  /** How many ranked passages an answer cites. */
+  max_results: z.number().int().min(1).max(20).optional(),
+});
+const synthetic = z.strictObject({
+  ...common,
+  kind: z.literal("synthetic"),
+  tokens: z.number().int().min(1).max(1_000_000),
+  interval_ms: z.number().min(0).max(3_600_000).optional(),
+  silence_ms: z.number().min(0).max(3_600_000).optional(),
+});
+
+export const AgentSpecSchema = z.discriminatedUnion("kind", [llm, files, synthetic]);
+export type AgentSpec = z.infer<typeof AgentSpecSchema>;
+export type LlmSpec = z.infer<typeof llm>;
+export type FilesSpec = z.infer<typeof files>;
+export type SyntheticSpec = z.infer<typeof synthetic>;
+
+const FileSchema = z.strictObject({ agents: z.array(z.unknown()) });
+
+export class AgentsFileError extends Error {
+  constructor(
+    source: string,
+    readonly problems: string[],
+  ) {
+    super(`${source} is invalid:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "AgentsFileError";
+  }
+}
+
+function where(index: number, raw: unknown): string {
+  const declared = raw && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
+  return typeof declared === "string" ? `agents[${index}] (id '${declared}')` : `agents[${index}]`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  const field = issue.path.map(String).join(".");
+  if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
+  if (issue.code === "invalid_type" && issue.input === undefined) return `field '${field}' is required`;
+  return field ? `field '${field}' ${issue.message}` : issue.message;
+}
+
+/** Validates a parsed agents document (`{agents: [...]}` or a bare list); throws AgentsFileError. */
+export function validateAgents(doc: unknown, source: string): AgentSpec[] {
+  const list = Array.isArray(doc) ? doc : FileSchema.safeParse(doc).data?.agents;
+  if (!list) throw new AgentsFileError(source, ["expected a top-level 'agents' list (or a list of agents)"]);
+  const problems: string[] = [];
+  const specs: AgentSpec[] = [];
+  const seen = new Map<string, number>();
+  list.forEach((raw, i) => {
+    const parsed = AgentSpecSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push(`${where(i, raw)}: ${describeIssue(issue)}`);
+      return;
+    }
+    const spec = parsed.data;
+    const earlier = seen.get(spec.id);
+    if (earlier !== undefined) problems.push(`${where(i, raw)}: id '${spec.id}' is already used by agents[${earlier}]`);
+    seen.set(spec.id, i);
+    if (spec.kind === "llm" && spec.base_url && spec.base_url_env) {
+      problems.push(`${where(i, raw)}: set either 'base_url' or 'base_url_env', not both`);
+    }
+    specs.push(spec);
+  });
+  if (problems.length) throw new AgentsFileError(source, problems);
+  return specs;
+}

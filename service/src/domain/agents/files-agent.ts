@@ -1,0 +1,50 @@
+/**
+ * `files`: answers offline from the project's uploaded text files by ranked retrieval, citing
+ * file ids. Without a file search (no file store wired) it says so plainly.
+ */
+import type { FilesSpec } from "./agent-spec.js";
+import { estimateTokens, lastUserText, pieces, promptTokens } from "./text.js";
+import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest, FileSearch, FileSearchHit } from "./types.js";
+
+export interface FilesAgentOptions {
+  /** Returns the current file search, if any (the files module may be wired after the registry). */
+  fileSearch: () => FileSearch | undefined;
+  /** Sentence put first in every answer (the offline default agent says that no upstream is configured). */
+  preface?: string;
+}
+
+function answer(query: string, hits: FileSearchHit[] | undefined): string {
+  if (!hits) return "File search is not available on this server, so I have no files to search.";
+  if (!query.trim()) return "Ask a question and I will look for the answer in this project's files.";
+  if (hits.length === 0) return `I found nothing in this project's files that matches "${query.trim().slice(0, 200)}".`;
+  const cited = hits.map((h, i) => `[${i + 1}] ${h.filename} (${h.fileId}): ${h.snippet.replace(/\s+/g, " ").trim()}`);
+  return `From this project's files:\n\n${cited.join("\n")}`;
+}
+
+export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOptions): Agent {
+  const limit = spec.max_results ?? 3;
+  return {
+    ...info,
+    async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
+      const query = lastUserText(request.messages);
+      const search = opts.fileSearch();
+      const hits = search && query.trim() ? await search(ctx.projectId, query, limit) : search ? [] : undefined;
+      const text = (opts.preface ? opts.preface + "\n\n" : "") + answer(query, hits);
+      const budget = request.max_tokens ?? Infinity;
+      let used = 0;
+      let truncated = false;
+      for (const piece of pieces(text)) {
+        if (ctx.signal.aborted) return;
+        const cost = estimateTokens(piece);
+        if (used + cost > budget) {
+          truncated = true;
+          break;
+        }
+        used += cost;
+        yield { type: "content", text: piece };
+      }
+      yield { type: "usage", promptTokens: promptTokens(request.messages), completionTokens: used };
+      yield { type: "finish", reason: truncated ? "length" : "stop" };
+    },
+  };
+}

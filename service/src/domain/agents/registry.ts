@@ -1,0 +1,100 @@
+/**
+ * The agents of the deployment (`app.agents`): built from validated specs, some global, some
+ * listed for specific projects. Model ids are `<prefix>/<agent id>`.
+ */
+import { Agent as UndiciAgent } from "undici";
+import { AgentsFileError, type AgentSpec } from "./agent-spec.js";
+import { DEFAULT_AGENT_ID } from "./agents-file.js";
+import { filesAgent } from "./files-agent.js";
+import { llmAgent } from "./llm-agent.js";
+import { syntheticAgent } from "./synthetic-agent.js";
+import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
+
+export interface RegistryOptions {
+  /** Model id prefix (MODEL_PREFIX). */
+  prefix: string;
+  specs: AgentSpec[];
+  /** The default upstream (LLM_BASE_URL, LLM_API_KEY); `llm` agents may name their own. */
+  llm: { baseUrl?: string; apiKey?: string };
+  /** Where `base_url_env` and `api_key_env` are looked up. */
+  env: Record<string, string | undefined>;
+  fileSearch?: FileSearch;
+}
+
+const OFFLINE_PREFACE =
+  "No upstream language model is configured on this server (LLM_BASE_URL is not set), so this answer comes from the project's files only.";
+
+interface Entry {
+  agent: Agent;
+  /** Projects that see the agent; undefined means all. */
+  projects?: Set<string>;
+}
+
+export class AgentsRegistry implements AgentRegistry {
+  private readonly byModel = new Map<string, Entry>();
+  private fileSearch?: FileSearch;
+  /** One keep-alive pool for every upstream call. */
+  readonly dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+
+  constructor(opts: RegistryOptions) {
+    this.fileSearch = opts.fileSearch;
+    const created = Math.floor(Date.now() / 1000);
+    const problems: string[] = [];
+    for (const spec of opts.specs) {
+      const info: AgentInfo = {
+        id: spec.id,
+        modelId: `${opts.prefix}/${spec.id}`,
+        kind: spec.kind,
+        description: spec.description ?? defaultDescription(spec),
+        created,
+      };
+      let agent: Agent | undefined;
+      if (spec.kind === "synthetic") agent = syntheticAgent(info, spec);
+      else if (spec.kind === "files") {
+        const offline = spec.id === DEFAULT_AGENT_ID && !opts.llm.baseUrl;
+        agent = filesAgent(info, spec, { fileSearch: () => this.fileSearch, preface: offline ? OFFLINE_PREFACE : undefined });
+      } else {
+        const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
+        const apiKey = spec.api_key_env ? opts.env[spec.api_key_env] : spec.base_url || spec.base_url_env ? undefined : opts.llm.apiKey;
+        if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
+        else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
+        if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
+        if (baseUrl) agent = llmAgent(info, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher });
+      }
+      if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
+    }
+    if (problems.length) throw new AgentsFileError("The agents configuration", problems);
+  }
+
+  /** The files module wires its search here once it is ready. */
+  setFileSearch(search: FileSearch | undefined): void {
+    this.fileSearch = search;
+  }
+
+  list(projectId: string): AgentInfo[] {
+    const out: AgentInfo[] = [];
+    for (const { agent, projects } of this.byModel.values()) {
+      if (!projects || projects.has(projectId)) out.push(info(agent));
+    }
+    return out;
+  }
+
+  resolve(projectId: string, modelId: string): Agent | undefined {
+    const entry = this.byModel.get(modelId);
+    return entry && (!entry.projects || entry.projects.has(projectId)) ? entry.agent : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function info({ id, modelId, kind, description, created }: Agent): AgentInfo {
+  return { id, modelId, kind, description, created };
+}
+
+function defaultDescription(spec: AgentSpec): string {
+  if (spec.kind === "synthetic") return `Synthetic agent for load tests: streams ${spec.tokens} fixed tokens, not a model.`;
+  if (spec.kind === "files") return "Answers from the project's uploaded files, citing file ids.";
+  return `Chat agent on upstream model ${spec.model}.`;
+}

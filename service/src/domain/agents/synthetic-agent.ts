@@ -1,0 +1,32 @@
+/**
+ * `synthetic`: streams a fixed number of tokens at a fixed pace. Not a model: it exists so load
+ * tests can prove streaming, idle timeouts (`silence_ms` before the first token) and throughput.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { SyntheticSpec } from "./agent-spec.js";
+import { promptTokens } from "./text.js";
+import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest } from "./types.js";
+
+const WORDS = ["Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit,", "sed", "do"];
+const token = (i: number) => (i === 0 ? WORDS[0] : " " + WORDS[i % WORDS.length]);
+
+export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
+  const interval = spec.interval_ms ?? 0;
+  const silence = spec.silence_ms ?? 0;
+  return {
+    ...info,
+    async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
+      const limit = request.max_tokens ?? Infinity;
+      const count = Math.min(spec.tokens, limit);
+      if (request.tools?.length) ctx.log.info({ agent: info.id }, "synthetic agent ignores tools");
+      if (silence > 0) await sleep(silence, undefined, { signal: ctx.signal });
+      for (let i = 0; i < count; i++) {
+        if (i > 0 && interval > 0) await sleep(interval, undefined, { signal: ctx.signal });
+        if (ctx.signal.aborted) return;
+        yield { type: "content", text: token(i) };
+      }
+      yield { type: "usage", promptTokens: promptTokens(request.messages), completionTokens: count };
+      yield { type: "finish", reason: count < spec.tokens ? "length" : "stop" };
+    },
+  };
+}

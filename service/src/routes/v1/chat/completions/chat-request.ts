@@ -1,0 +1,37 @@
+/** Turns a validated request body into what an agent is asked, refusing what that agent cannot honour. */
+import { invalidParam, missingParam, unsupportedParam } from "../../../../errors.js";
+import type { AgentKind, ChatMessage, ChatRequest } from "../../../../domain/agents/types.js";
+import { LLM_ONLY, PASSTHROUGH, type ChatBody } from "./schema.js";
+
+export function toChatRequest(body: ChatBody, kind: AgentKind): ChatRequest {
+  if (body.n != null && body.n !== 1) {
+    throw invalidParam("n", `Invalid value for 'n': only 1 is supported (got ${body.n}).`, "unsupported_value");
+  }
+  body.messages.forEach((m, i) => {
+    if (m.content == null && !(m.role === "assistant" && m.tool_calls?.length)) throw missingParam(`messages[${i}].content`);
+  });
+  if (kind !== "llm") {
+    for (const field of LLM_ONLY) {
+      const value = body[field];
+      if (value === undefined || (field === "response_format" && body.response_format?.type === "text")) continue;
+      if (field === "tools" && body.tools?.length === 0) continue;
+      throw unsupportedParam(field, `is not supported by this model: it is a ${kind} agent, not an upstream LLM.`);
+    }
+  }
+  const request: ChatRequest = { messages: body.messages as ChatMessage[], stream: body.stream === true };
+  if (body.temperature != null) request.temperature = body.temperature;
+  if (body.top_p != null) request.top_p = body.top_p;
+  const maxTokens = body.max_tokens ?? body.max_completion_tokens;
+  if (maxTokens != null) request.max_tokens = maxTokens;
+  if (body.stop != null) request.stop = body.stop;
+  if (body.user !== undefined) request.user = body.user;
+  if (body.metadata != null) request.metadata = body.metadata;
+  if (body.tools !== undefined) request.tools = body.tools;
+  if (body.tool_choice !== undefined) request.tool_choice = body.tool_choice;
+  let passthrough: Record<string, unknown> | undefined;
+  for (const field of PASSTHROUGH) {
+    if (body[field] != null) (passthrough ??= {})[field] = body[field];
+  }
+  if (passthrough) request.passthrough = passthrough;
+  return request;
+}

@@ -1,0 +1,44 @@
+/**
+ * Serialized chat.completion.chunk payloads for one response. The fixed head (id, created, model)
+ * is built once; each chunk appends only its delta, so the hot path stringifies just the text.
+ */
+import { randomBytes } from "node:crypto";
+
+export const completionId = () => "chatcmpl-" + randomBytes(18).toString("base64url");
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export class ChunkWriter {
+  private readonly head: string;
+  private readonly usageHead: string;
+
+  constructor(id: string, created: number, model: string) {
+    const common = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":`;
+    this.head = common + `[{"index":0,"delta":`;
+    this.usageHead = common + `[],"usage":`;
+  }
+
+  role(): string {
+    return this.head + `{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`;
+  }
+
+  content(text: string): string {
+    return this.head + `{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}`;
+  }
+
+  toolCalls(calls: unknown[]): string {
+    return this.head + `{"tool_calls":${JSON.stringify(calls)}},"logprobs":null,"finish_reason":null}]}`;
+  }
+
+  finish(reason: string): string {
+    return this.head + `{},"logprobs":null,"finish_reason":"${reason}"}]}`;
+  }
+
+  usage(usage: Usage): string {
+    return this.usageHead + JSON.stringify(usage) + "}";
+  }
+}

@@ -1,0 +1,59 @@
+/** POST /v1/chat/completions: the `model` selects the agent; `stream` selects JSON or SSE. */
+import type { FastifyInstance } from "fastify";
+import { ApiError, modelNotFound, unavailable } from "../../../../errors.js";
+import { toChatRequest } from "./chat-request.js";
+import { completionId } from "./chunks.js";
+import { collect } from "./collect.js";
+import { ChatBody } from "./schema.js";
+import { streamCompletion } from "./stream.js";
+
+export default async function chatCompletionsRoutes(app: FastifyInstance) {
+  app.post("/chat/completions", { schema: { body: ChatBody } }, async (request, reply) => {
+    const body = request.body as ChatBody;
+    const agent = app.agents.resolve(request.auth.projectId, body.model);
+    if (!agent) throw modelNotFound(body.model);
+    const chat = toChatRequest(body, agent.kind);
+    if (body.stream === true) return streamCompletion(request, reply, agent, chat, body.model, body.stream_options?.include_usage === true);
+
+    // The agent stops when the client leaves or the shutdown deadline passes.
+    const stop = new AbortController();
+    const onClose = () => reply.raw.writableFinished || stop.abort();
+    reply.raw.once("close", onClose);
+    const onDeadline = () => stop.abort();
+    app.drainDeadline.addEventListener("abort", onDeadline, { once: true });
+    try {
+      const result = await collect(agent.run(chat, { projectId: request.auth.projectId, signal: stop.signal, log: request.log }));
+      return {
+        id: completionId(),
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        system_fingerprint: null,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: result.content || (result.toolCalls ? null : ""),
+              refusal: null,
+              ...(result.toolCalls && { tool_calls: result.toolCalls }),
+            },
+            logprobs: null,
+            finish_reason: result.finishReason,
+          },
+        ],
+        usage: result.usage,
+      };
+    } catch (err) {
+      if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
+      if (stop.signal.aborted && !(err instanceof ApiError)) {
+        request.log.info({ agent: agent.id }, "client closed the request");
+        return reply.hijack();
+      }
+      throw err;
+    } finally {
+      reply.raw.off("close", onClose);
+      app.drainDeadline.removeEventListener("abort", onDeadline);
+    }
+  });
+}

@@ -1,0 +1,36 @@
+/** GET /v1/models and GET /v1/models/{id}: the project's agents as OpenAI Model objects. */
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import type { AgentInfo } from "../../../domain/agents/types.js";
+import { modelNotFound } from "../../../errors.js";
+
+const Model = Type.Object({
+  id: Type.String(),
+  object: Type.Literal("model"),
+  created: Type.Integer(),
+  owned_by: Type.String(),
+});
+
+export default async function modelsRoutes(app: FastifyInstance) {
+  const toModel = (agent: AgentInfo) => ({ id: agent.modelId, object: "model" as const, created: agent.created, owned_by: app.config.modelPrefix });
+
+  app.get(
+    "/models",
+    { schema: { response: { 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) } } },
+    async (request) => ({ object: "list" as const, data: app.agents.list(request.auth.projectId).map(toModel) }),
+  );
+
+  // Model ids hold a slash and a colon (`agentport/chat:latest`), sent raw or percent-encoded.
+  app.get("/models/*", { schema: { response: { 200: Model } } }, async (request) => {
+    const raw = (request.params as { "*": string })["*"];
+    let id = raw;
+    try {
+      id = decodeURIComponent(raw);
+    } catch {
+      // Not percent-encoded after all: look it up as sent.
+    }
+    const agent = app.agents.resolve(request.auth.projectId, id);
+    if (!agent) throw modelNotFound(id);
+    return toModel(agent);
+  });
+}
