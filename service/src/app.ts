@@ -16,6 +16,8 @@ import metricsPlugin from "./plugins/metrics.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
+import mcpSessionsPlugin from "./mcp/plugin.js";
+import mcpRoutes from "./routes/mcp/index.js";
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -66,5 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(organizationRoutes, { prefix: "/v1/organization" });
   await app.register(v1Routes, { prefix: "/v1" });
+  await app.register(mcpSessionsPlugin);
+  await app.register(mcpRoutes, { prefix: "/mcp" });
   return app;
 }

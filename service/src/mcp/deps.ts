@@ -1,0 +1,42 @@
+/**
+ * What the MCP tools need from the rest of the service, as narrow interfaces: the agent registry
+ * (the agents contract) and a file store view the routes adapt from `app.files`.
+ */
+import type { AgentRegistry, FileSearchHit } from "../domain/agents/types.js";
+import type { ApiKeyPrincipal } from "../domain/api-keys.js";
+
+export interface McpFileRecord {
+  id: string;
+  filename: string;
+  bytes: number;
+  /** Unix seconds. */
+  createdAt: number;
+  purpose: string;
+}
+
+export interface McpFiles {
+  list(projectId: string, opts: { limit: number; after?: string }): Promise<{ data: McpFileRecord[]; hasMore: boolean }>;
+  get(projectId: string, fileId: string): Promise<McpFileRecord | undefined>;
+  /** Streams the file's bytes; the reader stops early by breaking out of the loop. */
+  content(projectId: string, fileId: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
+  search(projectId: string, query: string, limit: number): Promise<FileSearchHit[]>;
+  uploadText(projectId: string, input: { filename: string; text: string; purpose: string }): Promise<McpFileRecord>;
+}
+
+export interface McpLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+/** Everything one session's server is built from. */
+export interface McpServerDeps {
+  principal: ApiKeyPrincipal;
+  agents?: AgentRegistry;
+  files?: McpFiles;
+  /** Marks the session busy while a tool runs (idle sessions are closed, busy ones never). */
+  busy(sessionId: string | undefined): () => void;
+  /** Aborted at the shutdown deadline: running tools stop. */
+  drainDeadline: AbortSignal;
+  log: McpLogger;
+  limits: { uploadMaxBytes: number };
+}

@@ -1,0 +1,84 @@
+/**
+ * One `ask_<agent>` tool per agent of the project. The answer comes back as text; while the agent
+ * streams, each fragment is also sent as a progress notification when the client asked for
+ * progress (sent a progressToken), so a client can show an `llm` agent's answer as it grows.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as z from "zod";
+import type { AgentInfo, ChatMessage } from "../../domain/agents/types.js";
+import type { McpServerDeps } from "../deps.js";
+import { agentToolNames } from "../tool-names.js";
+import { errorResult, failureMessage, textResult } from "./results.js";
+
+const Message = z.object({
+  role: z.enum(["system", "user", "assistant"]).describe("Who said it."),
+  content: z.string().describe("What was said."),
+});
+
+const AskInput = {
+  question: z.string().min(1).optional().describe("The question or instruction for the agent. Give this, or messages."),
+  messages: z
+    .array(Message)
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("A whole conversation, oldest first, ending with the user's message. Give this instead of question for multi-turn use."),
+};
+
+function describe(agent: AgentInfo): string {
+  const what = agent.description.trim().replace(/\.+$/, "") || `the ${agent.kind} agent ${agent.id}`;
+  return `Ask the agent "${agent.id}" (${agent.kind}; model ${agent.modelId}): ${what}. Returns the agent's answer as text.`;
+}
+
+export function registerAgentTools(server: McpServer, deps: McpServerDeps, reservedNames: string[]): void {
+  const { agents, principal } = deps;
+  if (!agents) return;
+  const list = agents.list(principal.projectId);
+  const names = agentToolNames(
+    list.map((a) => a.id),
+    reservedNames,
+  );
+  for (const info of list) {
+    server.registerTool(
+      names.get(info.id)!,
+      {
+        title: `Ask ${info.id}`,
+        description: describe(info),
+        inputSchema: AskInput,
+        annotations: { readOnlyHint: true, openWorldHint: info.kind === "llm" },
+      },
+      async ({ question, messages }, extra) => {
+        if (!question && !messages) return errorResult("Give either 'question' (a string) or 'messages' (a conversation).");
+        const conversation: ChatMessage[] = messages ?? [{ role: "user", content: question! }];
+        if (question && messages) conversation.push({ role: "user", content: question });
+        const agent = agents.resolve(principal.projectId, info.modelId);
+        if (!agent) return errorResult(`The agent "${info.id}" no longer exists in this project.`);
+        const done = deps.busy(extra.sessionId);
+        const signal = AbortSignal.any([extra.signal, deps.drainDeadline]);
+        const progressToken = extra._meta?.progressToken;
+        let answer = "";
+        let fragments = 0;
+        try {
+          for await (const event of agent.run({ messages: conversation }, { projectId: principal.projectId, signal, log: deps.log })) {
+            if (event.type !== "content") continue;
+            answer += event.text;
+            fragments++;
+            if (progressToken !== undefined) {
+              await extra.sendNotification({
+                method: "notifications/progress",
+                params: { progressToken, progress: fragments, message: event.text },
+              });
+            }
+          }
+        } catch (err) {
+          if (signal.aborted) return errorResult(`The agent "${info.id}" was stopped before it finished.`);
+          deps.log.warn({ err, agent: info.id }, "mcp agent tool failed");
+          return errorResult(failureMessage(err, `Asking "${info.id}"`));
+        } finally {
+          done();
+        }
+        return textResult(answer);
+      },
+    );
+  }
+}

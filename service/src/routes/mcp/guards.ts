@@ -1,0 +1,33 @@
+/**
+ * Hooks run on every /mcp request: the Origin check, then the API key (re-verified on each
+ * message, so a revoked key stops at once even inside an open session).
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { redact } from "../../domain/api-keys.js";
+import { bearerToken } from "../../plugins/api-key-auth.js";
+import { originAllowed } from "../../mcp/origin.js";
+import { RPC, rpcError } from "./rpc-error.js";
+
+export async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
+  const origin = request.headers.origin;
+  if (originAllowed(origin, request.headers.host, request.server.config.publicUrl)) return;
+  request.log.info({ origin }, "mcp request from a foreign origin refused");
+  return rpcError(reply, 403, RPC.serverError, `Forbidden: requests from origin '${origin}' are not allowed.`);
+}
+
+export async function requireMcpKey(request: FastifyRequest, reply: FastifyReply) {
+  const token = bearerToken(request);
+  const principal = token ? await request.server.apiKeys.verify(token) : undefined;
+  if (principal) {
+    request.auth = principal;
+    request.log = request.log.child({ keyId: principal.keyId, projectId: principal.projectId });
+    return;
+  }
+  // RFC 6750: no error attribute when no credentials were sent at all.
+  reply.header("WWW-Authenticate", token === undefined ? 'Bearer realm="agentport"' : 'Bearer realm="agentport", error="invalid_token"');
+  const message =
+    token === undefined
+      ? "Unauthorized: send your API key as 'Authorization: Bearer <API key>'."
+      : `Unauthorized: incorrect or revoked API key ${token ? redact(token) : "(empty)"}. Create a new key in the project's settings.`;
+  return rpcError(reply, 401, RPC.serverError, message, { code: "invalid_api_key" });
+}

@@ -1,0 +1,53 @@
+/**
+ * The legacy HTTP+SSE transport (protocol 2024-11-05) for older clients: GET /mcp/sse opens the
+ * session's event stream and names the endpoint to POST messages to (/mcp/messages?sessionId=…).
+ */
+import type { FastifyInstance } from "fastify";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { createMcpServer } from "../../mcp/server.js";
+import { RPC, rpcError } from "./rpc-error.js";
+import { sessionDeps } from "./session-deps.js";
+
+export default async function sseRoutes(app: FastifyInstance) {
+  const sessions = app.mcpSessions;
+  // An absolute path the client resolves against the stream's URL, under the public URL's path.
+  const messagesPath = `${new URL(app.config.publicUrl).pathname.replace(/\/+$/, "")}/mcp/messages`;
+
+  app.get("/sse", async (request, reply) => {
+    const { keyId, projectId } = request.auth;
+    const reservation = sessions.reserve(keyId);
+    if (!reservation) {
+      return rpcError(reply, 429, RPC.serverError, `Too many open MCP sessions for this API key (limit ${app.config.mcpMaxSessionsPerKey}).`, {
+        code: "rate_limit_exceeded",
+      });
+    }
+    reply.hijack();
+    reply.raw.setHeader("x-request-id", request.id);
+    reply.raw.setHeader("x-accel-buffering", "no");
+    const transport = new SSEServerTransport(messagesPath, reply.raw);
+    const server = createMcpServer(sessionDeps(app, request));
+    // Comment lines keep idle gateways from cutting a quiet stream; SSE readers skip them.
+    const heartbeat = setInterval(() => reply.raw.write(": keep-alive\n\n"), app.config.heartbeatSeconds * 1000);
+    heartbeat.unref();
+    transport.onclose = () => {
+      clearInterval(heartbeat);
+      sessions.remove(transport.sessionId, "closed");
+    };
+    reservation.commit({ id: transport.sessionId, kind: "sse", transport, keyId, projectId, close: () => server.close() });
+    await server.connect(transport);
+    request.log.info({ sessionId: transport.sessionId }, "mcp sse session opened");
+  });
+
+  app.post("/messages", async (request, reply) => {
+    const { sessionId } = request.query as { sessionId?: string };
+    const session = sessionId ? sessions.get(sessionId) : undefined;
+    if (!session || session.kind !== "sse" || session.keyId !== request.auth.keyId) {
+      return rpcError(reply, 404, RPC.sessionNotFound, "Session not found");
+    }
+    const done = sessions.begin(session.id);
+    reply.hijack();
+    reply.raw.on("close", done);
+    // The body arrives as text; the transport parses it and answers 400 when it is not JSON-RPC.
+    await session.transport.handlePostMessage(request.raw, reply.raw, request.body ?? "");
+  });
+}

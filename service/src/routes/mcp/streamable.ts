@@ -1,0 +1,134 @@
+/**
+ * Streamable HTTP (protocol 2025-06-18; 2025-03-26 and 2025-11-25 clients too) on one endpoint:
+ * POST carries one JSON-RPC message or batch, GET opens the session's server-message stream,
+ * DELETE ends the session. Each session has its own SDK transport and server; this file routes
+ * requests to them by `Mcp-Session-Id` and bounds how many a key may open.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpServer } from "../../mcp/server.js";
+import type { McpSession } from "../../mcp/session-registry.js";
+import { RPC, rpcError } from "./rpc-error.js";
+import { sessionDeps } from "./session-deps.js";
+
+type StreamableSession = Extract<McpSession, { kind: "streamable" }>;
+
+const isJsonContentType = (ct: string | undefined) => /^application\/json\s*(;|$)/i.test(ct ?? "");
+
+function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof body !== "string") return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const isInitialize = (message: unknown) =>
+  Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
+
+export default async function streamableRoutes(app: FastifyInstance) {
+  const sessions = app.mcpSessions;
+
+  /** The caller's session, or a refusal already sent. Another key's session is "not found" too. */
+  function sessionFor(request: FastifyRequest, reply: FastifyReply): StreamableSession | undefined {
+    const id = request.headers["mcp-session-id"];
+    if (typeof id !== "string" || !id) {
+      void rpcError(reply, 400, RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const session = sessions.get(id);
+    if (!session || session.kind !== "streamable" || session.keyId !== request.auth.keyId) {
+      void rpcError(reply, 404, RPC.sessionNotFound, "Session not found");
+      return undefined;
+    }
+    return session;
+  }
+
+  /** Hands the raw request to the SDK transport; Fastify sends nothing more. */
+  async function forward(request: FastifyRequest, reply: FastifyReply, transport: StreamableHTTPServerTransport, body?: unknown) {
+    reply.hijack();
+    reply.raw.setHeader("x-request-id", request.id);
+    try {
+      await transport.handleRequest(request.raw, reply.raw, body);
+    } catch (err) {
+      request.log.error({ err }, "mcp transport failed");
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { "content-type": "application/json" });
+        reply.raw.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }));
+      } else reply.raw.end();
+    }
+  }
+
+  app.post("/", async (request, reply) => {
+    // The checks the spec asks for, in the SDK's order, before any session is touched.
+    const accept = request.headers.accept ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      return rpcError(reply, 406, RPC.serverError, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    if (!isJsonContentType(request.headers["content-type"])) {
+      return rpcError(reply, 415, RPC.serverError, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const parsed = parseJson(request.body);
+    if (!parsed.ok) return rpcError(reply, 400, RPC.parseError, "Parse error: Invalid JSON");
+
+    if (request.headers["mcp-session-id"] !== undefined) {
+      const session = sessionFor(request, reply);
+      if (!session) return reply;
+      const done = sessions.begin(session.id);
+      reply.raw.on("close", done);
+      return forward(request, reply, session.transport, parsed.value);
+    }
+    if (!isInitialize(parsed.value)) {
+      return rpcError(reply, 400, RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
+    }
+
+    const { keyId, projectId } = request.auth;
+    const reservation = sessions.reserve(keyId);
+    if (!reservation) {
+      const max = app.config.mcpMaxSessionsPerKey;
+      request.log.info({ max }, "mcp session refused: key at its session limit");
+      return rpcError(
+        reply,
+        429,
+        RPC.serverError,
+        `Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`,
+        { code: "rate_limit_exceeded" },
+      );
+    }
+    const server = createMcpServer(sessionDeps(app, request));
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      keepAliveMs: app.config.heartbeatSeconds * 1000,
+      onsessioninitialized: (id) => {
+        reservation.commit({ id, kind: "streamable", transport, keyId, projectId, close: () => server.close() });
+        request.log.info({ sessionId: id }, "mcp session opened");
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.remove(transport.sessionId, "closed");
+    };
+    await server.connect(transport);
+    await forward(request, reply, transport, parsed.value);
+    if (!transport.sessionId) {
+      // The transport refused the initialize: nothing was opened.
+      reservation.release();
+      await server.close();
+    }
+  });
+
+  app.get("/", async (request, reply) => {
+    const session = sessionFor(request, reply);
+    if (!session) return reply;
+    sessions.touch(session.id);
+    return forward(request, reply, session.transport);
+  });
+
+  app.delete("/", async (request, reply) => {
+    const session = sessionFor(request, reply);
+    if (!session) return reply;
+    return forward(request, reply, session.transport);
+  });
+}
