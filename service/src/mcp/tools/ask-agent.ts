@@ -59,7 +59,9 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         let answer = "";
         let fragments = 0;
         try {
-          for await (const event of agent.run({ messages: conversation }, { projectId: principal.projectId, signal, log: deps.log })) {
+          // Without a progress token nobody watches the stream: an llm agent may ask its upstream for one reply.
+          const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
+          for await (const event of agent.run(request, { projectId: principal.projectId, signal, log: deps.log })) {
             if (event.type !== "content") continue;
             answer += event.text;
             fragments++;
