@@ -70,7 +70,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.map(String).join(".");
   if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
   if (issue.code === "invalid_type" && issue.input === undefined) return `field '${field}' is required`;
-  return field ? `field '${field}' ${issue.message}` : issue.message;
+  const message = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+  return field ? `field '${field}': ${message}` : message;
 }
 
 /** Validates a parsed agents document (`{agents: [...]}` or a bare list); throws AgentsFileError. */
@@ -81,15 +82,18 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
   const specs: AgentSpec[] = [];
   const seen = new Map<string, number>();
   list.forEach((raw, i) => {
+    const declared = raw && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
+    if (typeof declared === "string") {
+      const earlier = seen.get(declared);
+      if (earlier !== undefined) problems.push(`${where(i, raw)}: id '${declared}' is already used by agents[${earlier}]`);
+      else seen.set(declared, i);
+    }
     const parsed = AgentSpecSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.push(`${where(i, raw)}: ${describeIssue(issue)}`);
       return;
     }
     const spec = parsed.data;
-    const earlier = seen.get(spec.id);
-    if (earlier !== undefined) problems.push(`${where(i, raw)}: id '${spec.id}' is already used by agents[${earlier}]`);
-    seen.set(spec.id, i);
     if (spec.kind === "llm" && spec.base_url && spec.base_url_env) {
       problems.push(`${where(i, raw)}: set either 'base_url' or 'base_url_env', not both`);
     }

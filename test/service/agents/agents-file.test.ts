@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { AgentsFileError } from "../../../service/src/domain/agents/agent-spec.js";
+import { builtInAgents, loadAgentSpecs, parseAgentsText } from "../../../service/src/domain/agents/agents-file.js";
+import { AgentsRegistry } from "../../../service/src/domain/agents/registry.js";
+
+const problems = (text: string, source = "agents.yaml") => {
+  try {
+    parseAgentsText(text, source);
+  } catch (err) {
+    expect(err).toBeInstanceOf(AgentsFileError);
+    return (err as AgentsFileError).problems;
+  }
+  throw new Error("expected the file to be refused");
+};
+
+describe("the agents file", () => {
+  it("reads YAML and JSON alike", () => {
+    const yaml = parseAgentsText("agents:\n  - id: s\n    kind: synthetic\n    tokens: 4\n    interval_ms: 10\n", "a.yaml");
+    const json = parseAgentsText(JSON.stringify({ agents: [{ id: "s", kind: "synthetic", tokens: 4, interval_ms: 10 }] }), "a.json");
+    expect(yaml).toEqual(json);
+    expect(yaml).toEqual([{ id: "s", kind: "synthetic", tokens: 4, interval_ms: 10 }]);
+  });
+
+  it("names the agent and the field of every problem, all at once", () => {
+    const text = [
+      "agents:",
+      "  - id: bot",
+      "    kind: llm",
+      "    system_promt: hi",
+      "  - id: load",
+      "    kind: synthetic",
+      "    tokens: -1",
+      "  - id: bot",
+      "    kind: files",
+      "  - kind: robot",
+      "    id: r",
+    ].join("\n");
+    expect(problems(text)).toEqual([
+      "agents[0] (id 'bot'): field 'model' is required",
+      "agents[0] (id 'bot'): unknown field 'system_promt'",
+      "agents[1] (id 'load'): field 'tokens': too small: expected number to be >=1",
+      "agents[2] (id 'bot'): id 'bot' is already used by agents[0]",
+      "agents[3] (id 'r'): field 'kind' must be one of llm, files, synthetic",
+    ]);
+  });
+
+  it("says what is wrong with the document itself", () => {
+    expect(problems("agents: [", "a.yaml")[0]).toMatch(/^not valid YAML/);
+    expect(problems("{", "a.json")[0]).toMatch(/^not valid JSON/);
+    expect(problems("models: []")).toEqual(["expected a top-level 'agents' list (or a list of agents)"]);
+    expect(() => loadAgentSpecs("/nonexistent/agents.yaml", undefined)).toThrow(/AGENTS_FILE \/nonexistent\/agents.yaml is invalid:\n  - cannot be read: ENOENT/);
+  });
+
+  it("offers chat:latest and a labelled synthetic agent without a file", () => {
+    const offline = builtInAgents(undefined);
+    expect(offline.map((a) => [a.id, a.kind])).toEqual([["chat:latest", "files"], ["synthetic-20", "synthetic"]]);
+    expect(offline[1].description).toMatch(/synthetic/i);
+    expect(builtInAgents("gpt-x")[0]).toMatchObject({ id: "chat:latest", kind: "llm", model: "gpt-x" });
+  });
+
+  it("refuses llm agents without an upstream and env references that are not set", () => {
+    const build = (spec: object, env = {}) =>
+      new AgentsRegistry({ prefix: "p", specs: parseAgentsText(JSON.stringify([spec]), "a.json"), llm: {}, env });
+    expect(() => build({ id: "a", kind: "llm", model: "m" })).toThrow(/agent 'a': kind llm needs an upstream/);
+    expect(() => build({ id: "a", kind: "llm", model: "m", base_url_env: "A_URL" })).toThrow(/base_url_env names A_URL, which is not set/);
+    expect(() => build({ id: "a", kind: "llm", model: "m", base_url: "http://u/v1", api_key_env: "A_KEY" })).toThrow(/api_key_env names A_KEY/);
+    const ok = build({ id: "a", kind: "llm", model: "m", base_url_env: "A_URL", api_key_env: "A_KEY" }, { A_URL: "http://u/v1", A_KEY: "k" });
+    expect(ok.list("any").map((a) => a.modelId)).toEqual(["p/a"]);
+    void ok.close();
+  });
+
+  it("scopes agents listed for projects to those projects", async () => {
+    const registry = new AgentsRegistry({
+      prefix: "p",
+      specs: parseAgentsText(JSON.stringify([{ id: "g", kind: "files" }, { id: "x", kind: "files", projects: ["acme"] }]), "a.json"),
+      llm: {},
+      env: {},
+    });
+    expect(registry.list("acme").map((a) => a.id)).toEqual(["g", "x"]);
+    expect(registry.list("other").map((a) => a.id)).toEqual(["g"]);
+    expect(registry.resolve("other", "p/x")).toBeUndefined();
+    expect(registry.resolve("acme", "p/x")?.kind).toBe("files");
+    expect(registry.resolve("acme", "x")).toBeUndefined();
+    await registry.close();
+  });
+});

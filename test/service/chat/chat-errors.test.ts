@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { STORE_KINDS } from "../../helpers/store.js";
+
+const URL = "/v1/chat/completions";
+const ok = { model: "agentport/synthetic-20", messages: [{ role: "user", content: "hi" }] };
+
+describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)", (kind) => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+  beforeAll(async () => {
+    t = await buildTestApp(kind, { JSON_BODY_LIMIT: "64k" });
+    auth = { authorization: `Bearer ${(await t.createKey()).secret}` };
+  });
+  afterAll(() => t.close());
+
+  const post = (payload: unknown, headers = auth) =>
+    t.app.inject({ method: "POST", url: URL, headers: { "content-type": "application/json", ...headers }, payload: typeof payload === "string" ? payload : JSON.stringify(payload) });
+
+  it("401 invalid_api_key without a key", async () => {
+    const res = await post(ok, {});
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      error: { message: "You didn't provide an API key. Send it as 'Authorization: Bearer <API key>'.", type: "invalid_request_error", param: null, code: "invalid_api_key" },
+    });
+  });
+
+  it("401 invalid_api_key with a wrong key, naming only its last characters", async () => {
+    const wrong = "ap-" + "x".repeat(39) + "WXYZ";
+    const res = await post(ok, { authorization: `Bearer ${wrong}` });
+    expect(res.statusCode).toBe(401);
+    const { error } = res.json();
+    expect(error).toEqual({ message: expect.stringContaining("ap-…WXYZ"), type: "invalid_request_error", param: null, code: "invalid_api_key" });
+    expect(res.body).not.toContain(wrong);
+  });
+
+  it("400 invalid_json for a malformed body", async () => {
+    const res = await post('{"model": "agentport/synthetic-20", "messages": [');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({ message: expect.stringContaining("could not parse the JSON body"), type: "invalid_request_error", param: null, code: "invalid_json" });
+  });
+
+  it("400 naming the field for schema violations", async () => {
+    const cases: Array<[unknown, string, string]> = [
+      [{ messages: ok.messages }, "model", "missing_required_parameter"],
+      [{ ...ok, messages: [{ role: "robot", content: "hi" }] }, "messages[0].role", "invalid_value"],
+      [{ ...ok, messages: [{ role: "user", content: 42 }] }, "messages[0].content", "invalid_value"],
+      [{ ...ok, messages: [ok.messages[0], { role: "user" }] }, "messages[1].content", "missing_required_parameter"],
+      [{ ...ok, messages: [] }, "messages", "invalid_value"],
+      [{ ...ok, temperature: "hot" }, "temperature", "invalid_value"],
+      [{ ...ok, temperature: 3 }, "temperature", "invalid_value"],
+      [{ ...ok, stream: "yes" }, "stream", "invalid_value"],
+      [{ ...ok, logit_bias: {} }, "logit_bias", "unknown_parameter"],
+      [{ ...ok, stream_options: { include_usage: true, extra: 1 } }, "stream_options.extra", "unknown_parameter"],
+    ];
+    for (const [payload, param, code] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, param).toBe(400);
+      expect(res.json().error, param).toEqual({ message: expect.stringContaining(param), type: "invalid_request_error", param, code });
+    }
+  });
+
+  it("400 on n other than 1", async () => {
+    const res = await post({ ...ok, n: 2 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({ message: "Invalid value for 'n': only 1 is supported (got 2).", type: "invalid_request_error", param: "n", code: "unsupported_value" });
+  });
+
+  it("400 on tools sent to an agent that is not an upstream LLM", async () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const res = await post({ ...ok, tools });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({
+      message: "Unsupported parameter: 'tools' is not supported by this model: it is a synthetic agent, not an upstream LLM.",
+      type: "invalid_request_error",
+      param: "tools",
+      code: "unsupported_parameter",
+    });
+  });
+
+  it("404 model_not_found for an unknown model", async () => {
+    const res = await post({ ...ok, model: "agentport/unknown" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toEqual({
+      message: "The model 'agentport/unknown' does not exist or you do not have access to it.",
+      type: "invalid_request_error",
+      param: "model",
+      code: "model_not_found",
+    });
+  });
+
+  it("404 unknown_url for an unknown route", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/v1/chat/nothing", headers: auth });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toEqual({ message: "Invalid URL (GET /v1/chat/nothing)", type: "invalid_request_error", param: null, code: "unknown_url" });
+  });
+
+  it("413 request_too_large over JSON_BODY_LIMIT", async () => {
+    const res = await post({ ...ok, messages: [{ role: "user", content: "x".repeat(70 * 1024) }] });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toEqual({ message: "Request body is larger than the limit of 65536 bytes.", type: "invalid_request_error", param: null, code: "request_too_large" });
+  });
+
+  it("a 5xx names the request id and nothing of the failure", async () => {
+    t.app.agents.setFileSearch(async () => {
+      throw new Error("connection to /var/secret/db refused");
+    });
+    try {
+      const res = await post({ ...ok, model: "agentport/chat:latest" });
+      expect(res.statusCode).toBe(500);
+      const requestId = res.headers["x-request-id"];
+      expect(res.json().error).toEqual({
+        message: `The server had an error while processing your request (request id ${requestId}).`,
+        type: "server_error",
+        param: null,
+        code: "internal_error",
+      });
+      expect(res.body).not.toMatch(/secret|at .*\.ts|stack/);
+    } finally {
+      t.app.agents.setFileSearch(undefined);
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import OpenAI from "openai";
+import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { listen, openaiClient } from "../../helpers/openai-client.js";
+import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
+
+const UPSTREAM_KEY = "sk-upstream-secret";
+const user = (content: string) => [{ role: "user" as const, content }];
+
+describe("llm agents against an upstream", () => {
+  let stub: UpstreamStub;
+  let t: TestApp;
+  let baseURL: string;
+  let secret: string;
+  let client: OpenAI;
+  beforeAll(async () => {
+    stub = await startUpstreamStub();
+    const agentsFile = join(tmpdir(), `agents-llm-${process.pid}.json`);
+    const llm = (id: string, model: string, extra = {}) => ({ id, kind: "llm", model, ...extra });
+    writeFileSync(
+      agentsFile,
+      JSON.stringify({
+        agents: [
+          llm("support", "echo", { system_prompt: "You are support." }),
+          llm("tools-bot", "tools"),
+          llm("failing", "fail"),
+          llm("breaking", "break"),
+          llm("hanging", "hang"),
+          llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
+        ],
+      }),
+    );
+    t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: UPSTREAM_KEY });
+    baseURL = await listen(t.app);
+    secret = (await t.createKey()).secret;
+    client = openaiClient(baseURL, secret);
+  });
+  afterAll(async () => {
+    await t.close();
+    await stub.close();
+  });
+
+  const lastRequest = () => stub.requests.at(-1)!;
+
+  it("forwards with the system prompt first and the upstream model, and answers under our id and model", async () => {
+    const c = await client.chat.completions.create({ model: "agentport/support", messages: user("where is my order?"), temperature: 0.5, seed: 7 });
+    const sent = lastRequest();
+    expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
+    expect(sent.body).toMatchObject({
+      model: "echo",
+      stream: false,
+      temperature: 0.5,
+      seed: 7,
+      messages: [
+        { role: "system", content: "You are support." },
+        { role: "user", content: "where is my order?" },
+      ],
+    });
+    expect(c.id).toMatch(/^chatcmpl-/);
+    expect(c.id).not.toBe("chatcmpl-upstream-id");
+    expect(c.model).toBe("agentport/support");
+    expect(c.choices[0].message).toMatchObject({ role: "assistant", content: "echo: where is my order?" });
+    expect(c.choices[0].finish_reason).toBe("stop");
+    expect(c.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  });
+
+  it("streams the upstream's deltas re-chunked under our id and model", async () => {
+    const stream = await client.chat.completions.create({
+      model: "agentport/support",
+      messages: user("hello world again"),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(lastRequest().body).toMatchObject({ model: "echo", stream: true });
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks[0].id).not.toBe("chatcmpl-upstream-id");
+    expect(chunks.every((c) => c.model === "agentport/support")).toBe(true);
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
+    expect(text).toBe("echo: hello world again");
+    expect(chunks.at(-2)!.choices[0]).toMatchObject({ delta: {}, finish_reason: "stop" });
+    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  });
+
+  it("passes tools through and returns tool calls, streamed and not", async () => {
+    const tools: OpenAI.Chat.ChatCompletionTool[] = [
+      { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+    ];
+    const c = await client.chat.completions.create({ model: "agentport/tools-bot", messages: user("weather?"), tools, tool_choice: "auto" });
+    expect(lastRequest().body).toMatchObject({ tools, tool_choice: "auto" });
+    expect(c.choices[0].finish_reason).toBe("tool_calls");
+    expect(c.choices[0].message.content).toBeNull();
+    expect(c.choices[0].message.tool_calls).toEqual([
+      { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+    ]);
+
+    const final = await client.chat.completions.stream({ model: "agentport/tools-bot", messages: user("weather?"), tools }).finalChatCompletion();
+    expect(final.choices[0].finish_reason).toBe("tool_calls");
+    expect(final.choices[0].message.tool_calls?.[0]).toMatchObject({ id: "call_1", function: { name: "get_weather", arguments: '{"city":"Paris"}' } });
+  });
+
+  it("the default chat agent is the upstream LLM when LLM_BASE_URL is set", async () => {
+    const c = await client.chat.completions.create({ model: "agentport/chat:latest", messages: user("ping") });
+    expect(c.choices[0].message.content).toBe("echo: ping");
+  });
+
+  it("502 upstream_error when the upstream fails, without its key or body", async () => {
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/failing", messages: user("hi") }),
+    });
+    expect(res.status).toBe(502);
+    const body = await res.text();
+    expect(JSON.parse(body)).toEqual({
+      error: { message: "The agent's upstream model failed: it answered HTTP 500", type: "server_error", param: null, code: "upstream_error" },
+    });
+    expect(body).not.toContain(UPSTREAM_KEY);
+    await expect(client.chat.completions.create({ model: "agentport/failing", messages: user("hi") })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+  });
+
+  it("502 when the upstream cannot be reached", async () => {
+    const err = (await client.chat.completions.create({ model: "agentport/unreachable", messages: user("hi") }).catch((e) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(err.status).toBe(502);
+    expect(err.error).toMatchObject({ type: "server_error", code: "upstream_error", message: expect.stringContaining("could not reach it") });
+  });
+
+  it("a stream whose upstream fails midway ends with an error event and no [DONE]", async () => {
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/breaking", messages: user("one two three"), stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: "));
+    expect(events.some((e) => e.includes('"content":"echo:"'))).toBe(true);
+    expect(JSON.parse(events.at(-1)!.slice(6))).toEqual({
+      error: { message: expect.stringContaining("The agent's upstream model failed"), type: "server_error", param: null, code: "upstream_error" },
+    });
+    expect(events).not.toContain("data: [DONE]");
+
+    const stream = await client.chat.completions.create({ model: "agentport/breaking", messages: user("one two"), stream: true });
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const c of stream) seen.push(c.choices[0]?.delta.content ?? "");
+    })().catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect(err.error).toMatchObject({ code: "upstream_error" });
+    expect(seen.join("")).toContain("echo:");
+  });
+
+  it("a client that disconnects cancels the running upstream request", async () => {
+    const before = stub.requests.length;
+    const abort = new AbortController();
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/hanging", messages: user("take your time"), stream: true }),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('"role":"assistant"');
+    await vi.waitFor(() => expect(stub.requests.length).toBe(before + 1));
+    const upstream = stub.requests[before];
+    expect(upstream.body.model).toBe("hang");
+    expect(upstream.wasAborted).toBe(false);
+    abort.abort();
+    await upstream.aborted;
+    expect(upstream.wasAborted).toBe(true);
+  });
+});
