@@ -6,12 +6,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { ServiceConfig } from "./config.js";
 import type { Db } from "./store/db.js";
+import type { BlobStore } from "./blobs/blob-store.js";
 import { validatorCompiler } from "./validation.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
 import errorHandler from "./plugins/error-handler.js";
 import apiKeysPlugin from "./plugins/api-keys.js";
 import agentsPlugin from "./plugins/agents.js";
+import filesPlugin from "./plugins/files.js";
 import metricsPlugin from "./plugins/metrics.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
@@ -23,6 +25,8 @@ export interface AppOptions {
   config: ServiceConfig;
   /** A store the caller opened (tests); otherwise the app opens the configured one. */
   db?: Db;
+  /** A blob store the caller built (tests); otherwise the app opens the configured one. */
+  blobs?: BlobStore;
   /** Fastify logger options; `false` silences it. */
   logger?: FastifyServerOptions["logger"];
   /** Aborted when the shutdown grace period runs out (server.ts owns it). */
@@ -63,6 +67,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
   await app.register(agentsPlugin);
+  await app.register(filesPlugin, { blobs: opts.blobs });
 
   await app.register(metricsPlugin);
   await app.register(healthRoutes);

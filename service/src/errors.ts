@@ -55,6 +55,12 @@ export const bodyTooLarge = (limitBytes: number, what = "Request body") =>
 export const unsupportedMediaType = (got: string | undefined) =>
   new ApiError(415, `Unsupported Content-Type '${got ?? ""}'.`, "invalid_request_error", null, "unsupported_media_type");
 
+// --- files -----------------------------------------------------------------------
+export const fileTooLarge = (limitBytes: number) =>
+  new ApiError(413, `The file is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", "file", "file_too_large");
+export const rangeNotSatisfiable = (size: number) =>
+  new ApiError(416, `The requested range is not satisfiable for a file of ${size} bytes.`, "invalid_request_error", null, "range_not_satisfiable");
+
 // --- authentication and roles ---------------------------------------------------
 export const invalidApiKey = (hint?: string) =>
   new ApiError(

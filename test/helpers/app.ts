@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../service/src/app.js";
+import { buildApp, type AppOptions } from "../../service/src/app.js";
 import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
 import { signMemberToken, type Role } from "../../service/src/plugins/member-auth.js";
 import { openTestStore, type StoreKind, type TestStore } from "./store.js";
@@ -19,11 +19,16 @@ export interface TestApp {
 }
 
 /** Environment overrides are applied on top of a config rooted in a fresh temp data dir. */
-export async function buildTestApp(kind: StoreKind = "pglite", env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  kind: StoreKind = "pglite",
+  env: Record<string, string> = {},
+  /** Parts of the app a test builds itself (a blob store that fails on purpose). */
+  parts: Pick<AppOptions, "blobs"> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"), LOG_LEVEL: "silent", ...env });
   const store = await openTestStore(kind);
-  const app = await buildApp({ config, db: store.db, logger: false });
+  const app = await buildApp({ config, db: store.db, logger: false, ...parts });
   await app.ready();
   return {
     app,

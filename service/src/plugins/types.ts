@@ -2,6 +2,7 @@
 import type { ServiceConfig } from "../config.js";
 import type { ApiKeyPrincipal, ApiKeys } from "../domain/api-keys.js";
 import type { AgentsRegistry } from "../domain/agents/registry.js";
+import type { Files } from "../domain/files/files.js";
 import type { Db } from "../store/db.js";
 import type { Member } from "./member-auth.js";
 
@@ -12,6 +13,8 @@ declare module "fastify" {
     apiKeys: ApiKeys;
     /** The agents (an AgentRegistry); `setFileSearch` wires the files module into `files` agents. */
     agents: AgentsRegistry;
+    /** Uploaded files: blob store, metadata, ranked retrieval (`files.search` is the agents' FileSearch). */
+    files: Files;
     /** Aborted when the shutdown grace period has run out: streams still open end with an error event. */
     drainDeadline: AbortSignal;
   }

@@ -4,6 +4,7 @@ import { routeNotFound } from "../../errors.js";
 import { requireApiKey } from "../../plugins/api-key-auth.js";
 import modelsRoutes from "./models/index.js";
 import chatCompletionsRoutes from "./chat/completions/index.js";
+import filesRoutes from "./files/index.js";
 
 export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
@@ -14,4 +15,5 @@ export default async function v1Routes(app: FastifyInstance) {
   // Route modules register here, one line each (models, chat completions, files).
   await app.register(modelsRoutes);
   await app.register(chatCompletionsRoutes);
+  await app.register(filesRoutes);
 }

@@ -1,0 +1,69 @@
+/**
+ * /v1/files — list, retrieve, delete, download (OpenAI shapes); the upload lives in its own
+ * context with the multipart parser (upload.ts). Every lookup is scoped to the key's project:
+ * another project's file id is a 404 like an unknown one.
+ */
+import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
+import { notFound, rangeNotSatisfiable } from "../../../errors.js";
+import { contentDisposition } from "./content-disposition.js";
+import { FileDeleted, FileList, FileObject, fileObject } from "./file-object.js";
+import { parseRange } from "./range.js";
+import uploadRoute from "./upload.js";
+
+const FileParams = Type.Object({ file_id: Type.String({ minLength: 1, maxLength: 200 }) });
+const ListQuery = Type.Object({
+  after: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000 }),
+  order: Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "desc" }),
+  purpose: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+export default async function filesRoutes(app: FastifyInstance) {
+  await app.register(uploadRoute);
+
+  app.get("/files", { schema: { querystring: ListQuery, response: { 200: FileList } } }, async (request) => {
+    const query = request.query as { after?: string; limit: number; order: "asc" | "desc"; purpose?: string };
+    const page = await app.files.list(request.auth.projectId, query);
+    const data = page.data.map(fileObject);
+    return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
+  });
+
+  app.get("/files/:file_id", { schema: { params: FileParams, response: { 200: FileObject } } }, async (request) => {
+    const { file_id } = request.params as { file_id: string };
+    const file = await app.files.get(request.auth.projectId, file_id);
+    if (!file) throw notFound("file", file_id, "file_id");
+    return fileObject(file);
+  });
+
+  app.delete("/files/:file_id", { schema: { params: FileParams, response: { 200: FileDeleted } } }, async (request) => {
+    const { file_id } = request.params as { file_id: string };
+    if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id");
+    request.log.info({ fileId: file_id }, "file deleted");
+    return { id: file_id, object: "file" as const, deleted: true };
+  });
+
+  app.get("/files/:file_id/content", { schema: { params: FileParams } }, async (request, reply) => {
+    const { file_id } = request.params as { file_id: string };
+    const file = await app.files.get(request.auth.projectId, file_id);
+    if (!file) throw notFound("file", file_id, "file_id");
+    const etag = `"${file.sha256}"`;
+    const ifRange = request.headers["if-range"];
+    const range = ifRange && ifRange !== etag ? undefined : parseRange(request.headers.range, file.bytes);
+    if (range === "unsatisfiable") {
+      void reply.header("content-range", `bytes */${file.bytes}`);
+      throw rangeNotSatisfiable(file.bytes);
+    }
+    void reply
+      .header("content-type", file.mimeType)
+      .header("content-disposition", contentDisposition(file.filename))
+      .header("accept-ranges", "bytes")
+      .header("etag", etag)
+      .header("repr-digest", `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:`)
+      .header("content-length", range ? range.end - range.start + 1 : file.bytes);
+    if (range) void reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${file.bytes}`);
+    // HEAD gets the headers without opening the blob.
+    if (request.method === "HEAD") return reply.send();
+    return reply.send(await app.files.open(file, range));
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * POST /v1/files: a multipart form with `file` and `purpose`, in either order (the openai SDKs
+ * send the file first). The file streams straight into a pending blob; the purpose is checked
+ * when the form ends, and only then is the row committed. Any failure discards the blob.
+ * The multipart parser is registered here only, with its size limit one byte above the file
+ * limit so that an oversized file is detected rather than silently truncated.
+ */
+import multipart from "@fastify/multipart";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { PendingUpload } from "../../../domain/files/pending-upload.js";
+import { FILE_PURPOSES, isFilePurpose } from "../../../domain/files/types.js";
+import { ApiError, fileTooLarge, invalidParam, missingParam, storageFailed, unsupportedMediaType } from "../../../errors.js";
+import { FileObject, fileObject } from "./file-object.js";
+
+/** A form's bytes besides the file: boundaries, part headers, a short purpose. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
+const MAX_FILENAME_CHARS = 255;
+
+/** Errors of the multipart parser and of a client that went away, as API errors. */
+function formError(err: unknown, maxBytes: number): unknown {
+  if (err instanceof ApiError) return err;
+  switch ((err as FastifyError).code) {
+    case "FST_REQ_FILE_TOO_LARGE":
+      return fileTooLarge(maxBytes);
+    case "FST_FILES_LIMIT":
+      return invalidParam("file", "Send exactly one file per upload.", "too_many_files");
+    case "FST_FIELDS_LIMIT":
+    case "FST_PARTS_LIMIT":
+      return new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
+    case "FST_MP_PREMATURE_CLOSE":
+    case "ERR_STREAM_PREMATURE_CLOSE":
+      return new ApiError(400, "The upload ended before the form was complete.", "invalid_request_error", "file", "upload_incomplete");
+  }
+  if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) {
+    return new ApiError(400, `Malformed multipart form: ${err.message}`, "invalid_request_error", null, "invalid_multipart");
+  }
+  return storageFailed();
+}
+
+/** Stop reading the form; whatever the client still sends is discarded so it gets our answer. */
+function abandonBody(request: FastifyRequest): void {
+  request.raw.unpipe();
+  request.raw.resume();
+}
+
+export default async function uploadRoute(app: FastifyInstance) {
+  const maxBytes = app.config.fileMaxBytes;
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10, headerPairs: 50 },
+  });
+
+  app.post("/files", { schema: { response: { 200: FileObject } } }, async (request) => {
+    if (!request.isMultipart()) throw unsupportedMediaType(request.headers["content-type"]);
+    // A body that cannot hold a file under the limit is refused before a byte is stored.
+    const declared = Number(request.headers["content-length"] ?? NaN);
+    if (declared > maxBytes + FORM_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
+
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!request.raw.complete) gone.abort(new Error("client closed the upload"));
+    };
+    request.raw.once("close", onClose);
+
+    let upload: PendingUpload | undefined;
+    let purpose: string | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === "file") {
+          if (part.fieldname !== "file") throw invalidParam(part.fieldname, `Unrecognized file field '${part.fieldname}'; send the file as 'file'.`, "unknown_parameter");
+          upload = await app.files.begin(request.auth.projectId);
+          const filename = (part.filename || "file").slice(0, MAX_FILENAME_CHARS);
+          await upload.write(part.file, { filename, mimeType: part.mimetype || "application/octet-stream" }, gone.signal);
+        } else if (part.fieldname === "purpose") {
+          purpose = String(part.value).trim();
+        } else if (part.fieldname === "file") {
+          throw invalidParam("file", "'file' must be a file upload (a form part with a filename).");
+        } else if (!part.fieldname.startsWith("expires_after")) {
+          // expires_after is accepted and ignored: files here do not expire.
+          throw invalidParam(part.fieldname, `Unrecognized request argument supplied: '${part.fieldname}'.`, "unknown_parameter");
+        }
+      }
+      if (!upload?.result) throw missingParam("file");
+      if (upload.result.bytes === 0) throw invalidParam("file", "The file is empty.", "empty_file");
+      if (purpose === undefined) throw missingParam("purpose");
+      if (!isFilePurpose(purpose)) {
+        throw invalidParam("purpose", `Invalid value for 'purpose': '${purpose.slice(0, 100)}'. Supported values: ${FILE_PURPOSES.join(", ")}.`);
+      }
+      const file = await upload.commit(purpose);
+      request.log.info({ fileId: file.id, bytes: file.bytes }, "file uploaded");
+      return fileObject(file);
+    } catch (err) {
+      const apiError = formError(err, maxBytes);
+      if (apiError !== err) request.log.warn({ err }, "upload failed");
+      abandonBody(request);
+      throw apiError;
+    } finally {
+      request.raw.off("close", onClose);
+      await upload?.discard();
+    }
+  });
+}
