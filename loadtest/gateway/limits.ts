@@ -1,27 +1,8 @@
-/**
- * The gateway and service limits a load test verifies. Same shape as the stack reader's
- * `loadStackLimits` output, so a stack file and command-line flags are interchangeable.
- */
-export interface Limits {
-  /** Ingress connect timeout to the upstream (ms). */
-  connectTimeoutMs: number;
-  /** Ingress read timeout: longest silence allowed between two reads from the upstream (ms). */
-  readTimeoutMs: number;
-  /** Ingress write timeout: longest pause between two writes to the upstream (ms). */
-  writeTimeoutMs: number;
-  /** Gateway `client_body_buffer_size` as written in the stack (e.g. "5120k"). */
-  clientBodyBufferSize: string;
-  /** The same buffer in bytes; larger bodies are spilled to disk, not refused. */
-  clientBodyBufferBytes: number;
-  /** Gateway `client_max_body_size` in bytes; 0 means unlimited. */
-  maxBodyBytes: number;
-  /** The service's largest JSON body (bytes). */
-  jsonBodyLimitBytes: number;
-  /** The service's largest uploaded file (bytes). */
-  fileMaxBytes: number;
-  /** Interval of `: keep-alive` comments on SSE streams (seconds). */
-  heartbeatSeconds: number;
-}
+/** The gateway and service limits a load test verifies, and their time scaling. */
+import type { StackLimits } from "../../infra/limits.js";
+
+/** Same shape as the stack reader's output, so a stack file and flags are interchangeable. */
+export type Limits = StackLimits;
 
 /** A time scale shrinks every timeout so a CI run takes seconds; never below 1 ms. */
 export function scaleMs(ms: number, timeScale: number): number {

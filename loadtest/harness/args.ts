@@ -1,0 +1,152 @@
+/** Command-line flags of `npm run loadtest`, parsed and checked into one options object. */
+import { parseArgs } from "node:util";
+import { parseBytes } from "../../infra/stack/bytes.js";
+import type { Limits } from "../gateway/limits.js";
+
+export const SCENARIO_IDS = ["streaming", "idle-timeout", "body-limits", "files-load", "revocation"] as const;
+
+export interface HarnessOptions {
+  mode: "local" | "target" | "k6-env" | "help";
+  target?: string;
+  key?: string;
+  stack?: string;
+  stacksDir?: string;
+  timeScale: number;
+  /** Limits given as flags; they override the stack's. */
+  overrides: Partial<Limits>;
+  scenarios: string[];
+  concurrency: number;
+  requests: number;
+  files: number;
+  fileConcurrency: number;
+  streamTokens: number;
+  tokenIntervalMs: number;
+  maxDurationSeconds: number;
+  ttftP95Ms: number;
+  requestP95Ms: number;
+  streamModel?: string;
+  silentModel?: string;
+  silenceMs?: number;
+  memberToken?: string;
+  project?: string;
+  json?: string;
+  html?: string;
+  ceilingSeconds: number;
+  nginx?: string;
+}
+
+export const USAGE = `Usage: npm run loadtest -- (--local | --target URL --key KEY) [options]
+       npm run loadtest -- --k6-env --stack NAME [--target URL]
+
+Target
+  --local                     start the service (synthetic agents) behind a real nginx on 127.0.0.1
+  --target URL --key KEY      a deployed API (origin without /v1)
+  --stack NAME                limits from stacks/Pulumi.NAME.yaml (default with --local: local)
+  --stacks-dir DIR            where the stack files are
+  --time-scale F              multiply every timeout by F (--local only; e.g. 0.02)
+  --nginx PATH                nginx binary (default: nginx on PATH)
+Limits (override the stack)
+  --connect-timeout-ms N  --read-timeout-ms N  --write-timeout-ms N  --heartbeat-seconds F
+  --client-body-buffer-size SIZE  --max-body-size SIZE  --json-body-limit SIZE  --file-max-bytes SIZE
+Workload and thresholds
+  --scenarios LIST            ${SCENARIO_IDS.join(",")} (default: all)
+  --concurrency N (16)  --requests N (64)  --files N (24)  --file-concurrency N (4)
+  --stream-tokens N (32)  --token-interval-ms N (5)  --max-duration S (300)
+  --ttft-p95-ms N (1000)  --request-p95-ms N (1000)  --ceiling-seconds S (2; 0 skips)
+Deployed targets
+  --stream-model ID (agentport/synthetic-20)  --stream-tokens N  --silent-model ID  --silence-ms N
+  --member-token JWT --project ID   key management for the revocation scenario
+Output
+  --json FILE  --html FILE
+`;
+
+function num(raw: string | undefined, name: string, fallback: number, min = 0): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
+  return n;
+}
+
+function int(raw: string | undefined, name: string, fallback: number, min = 1): number {
+  const n = num(raw, name, fallback, min);
+  if (!Number.isInteger(n)) throw new Error(`--${name} must be a whole number (got '${raw}')`);
+  return n;
+}
+
+function bytes(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = parseBytes(raw);
+  if (n === undefined) throw new Error(`--${name} must be a byte size such as 5242880, 5120k or 512m (got '${raw}')`);
+  return n;
+}
+
+const STRING_FLAGS = [
+  "target", "key", "stack", "stacks-dir", "time-scale", "connect-timeout-ms", "read-timeout-ms", "write-timeout-ms",
+  "heartbeat-seconds", "client-body-buffer-size", "max-body-size", "json-body-limit", "file-max-bytes", "scenarios",
+  "concurrency", "requests", "files", "file-concurrency", "stream-tokens", "token-interval-ms", "max-duration",
+  "ttft-p95-ms", "request-p95-ms", "stream-model", "silent-model", "silence-ms", "member-token", "project", "json",
+  "html", "ceiling-seconds", "nginx",
+] as const;
+
+export function parseHarnessArgs(argv: string[]): HarnessOptions {
+  const options = Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: "string" as const }]));
+  const { values: v } = parseArgs({
+    args: argv,
+    options: { ...options, local: { type: "boolean" }, "k6-env": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const s = v as Record<string, string | undefined>;
+  const mode = v.help ? "help" : v["k6-env"] ? "k6-env" : v.local ? "local" : s.target ? "target" : undefined;
+  if (!mode) throw new Error("choose --local, --target URL --key KEY, or --k6-env");
+  if (v.local && s.target) throw new Error("--local and --target exclude each other");
+  if (mode === "target" && !s.key) throw new Error("--target needs --key");
+  if (s["time-scale"] !== undefined && mode === "target") throw new Error("--time-scale applies to --local only: a deployment's timeouts are what they are");
+  if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target)) throw new Error(`--target must be an origin such as https://api.example.com (got '${s.target}')`);
+  if (!!s["member-token"] !== !!s.project) throw new Error("--member-token and --project go together");
+
+  const scenarios = s.scenarios ? s.scenarios.split(",").map((x) => x.trim()).filter(Boolean) : [...SCENARIO_IDS];
+  for (const id of scenarios) {
+    if (!(SCENARIO_IDS as readonly string[]).includes(id)) throw new Error(`unknown scenario '${id}' (known: ${SCENARIO_IDS.join(", ")})`);
+  }
+  const overrides: Partial<Limits> = {};
+  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
+  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
+  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
+  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
+  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
+  const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
+  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
+  set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
+  set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
+  set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
+
+  return {
+    mode,
+    target: s.target?.replace(/\/+$/, ""),
+    key: s.key,
+    stack: s.stack ?? (mode === "local" ? "local" : undefined),
+    stacksDir: s["stacks-dir"],
+    timeScale: num(s["time-scale"], "time-scale", 1, 0.0001),
+    overrides,
+    scenarios,
+    concurrency: int(s.concurrency, "concurrency", 16),
+    requests: int(s.requests, "requests", 64),
+    files: int(s.files, "files", 24),
+    fileConcurrency: int(s["file-concurrency"], "file-concurrency", 4),
+    streamTokens: int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
+    tokenIntervalMs: num(s["token-interval-ms"], "token-interval-ms", 5),
+    maxDurationSeconds: num(s["max-duration"], "max-duration", 300, 1),
+    ttftP95Ms: num(s["ttft-p95-ms"], "ttft-p95-ms", 1000, 1),
+    requestP95Ms: num(s["request-p95-ms"], "request-p95-ms", 1000, 1),
+    streamModel: s["stream-model"],
+    silentModel: s["silent-model"],
+    silenceMs: s["silence-ms"] === undefined ? undefined : int(s["silence-ms"], "silence-ms", 1),
+    memberToken: s["member-token"],
+    project: s.project,
+    json: s.json,
+    html: s.html,
+    ceilingSeconds: num(s["ceiling-seconds"], "ceiling-seconds", 2, 0),
+    nginx: s.nginx,
+  };
+}

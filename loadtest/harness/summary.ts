@@ -1,0 +1,44 @@
+/** The plain-text summary printed at the end of a run. */
+import { formatBytes, formatMs, headline } from "./format.js";
+import type { RunReport } from "./runner.js";
+
+export function limitsLine(r: RunReport): string {
+  const l = r.effectiveLimits;
+  return [
+    `read ${formatMs(l.readTimeoutMs)}`,
+    `write ${formatMs(l.writeTimeoutMs)}`,
+    `connect ${formatMs(l.connectTimeoutMs)}`,
+    `heartbeat ${l.heartbeatSeconds} s`,
+    `body buffer ${l.clientBodyBufferSize}`,
+    `max body ${formatBytes(l.maxBodyBytes)}`,
+    `JSON ${formatBytes(l.jsonBodyLimitBytes)}`,
+    `file ${formatBytes(l.fileMaxBytes)}`,
+  ].join(" · ");
+}
+
+export function ceilingLine(r: RunReport): string {
+  const c = r.ceiling;
+  if (!c) return "harness ceiling: not measured (--ceiling-seconds 0)";
+  return `harness ceiling: ${c.autocannonRps} req/s (autocannon), ${c.undiciRps} req/s (undici, as the scenarios drive) — bare in-process route, ${c.connections} connections, ${c.seconds} s`;
+}
+
+export function renderSummary(r: RunReport): string {
+  const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures)]);
+  const header = ["SCENARIO", "VERDICT", "TIME", "FIGURES"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  const out = [
+    `agentport load test — ${r.target}`,
+    `limits (${r.limitsSource}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${limitsLine(r)}`,
+    ceilingLine(r),
+    "",
+    line(header),
+    ...rows.map(line),
+    "",
+  ];
+  for (const s of r.scenarios) {
+    for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
+  }
+  out.push("", `${r.passed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}`);
+  return out.join("\n");
+}

@@ -1,0 +1,82 @@
+/** Shapes shared by the scenarios, the runner and the reports. */
+import type { Limits } from "../gateway/limits.js";
+import type { Http } from "./http.js";
+import type { Recorder } from "./recorder.js";
+
+export type Verdict = "pass" | "fail" | "skip";
+
+/** One assertion of a scenario, with the figure that decided it. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  verdict: Verdict;
+  /** Why the scenario was skipped, or a remark worth reading. */
+  note?: string;
+  durationMs: number;
+  checks: Check[];
+  /** Every figure the scenario measured (counts, percentiles in ms, bytes). */
+  figures: Record<string, number | string | boolean | null>;
+}
+
+/** Creates and deletes API keys (a member token over HTTP, or the local instance). */
+export interface KeyAdmin {
+  create(name: string): Promise<{ id: string; secret: string }>;
+  delete(id: string): Promise<void>;
+}
+
+/** What the scenarios talk to. */
+export interface Target {
+  /** Origin in front of the service (the gateway), without /v1. */
+  baseUrl: string;
+  key: string;
+  /** The same service behind the same gateway with heartbeats off (local mode: the negative control). */
+  noHeartbeat?: { baseUrl: string; key: string };
+  keyAdmin?: KeyAdmin;
+  /** Synthetic agent that streams `streamTokens` tokens. */
+  streamModel: string;
+  streamTokens?: number;
+  /** Synthetic agent silent for longer than the read timeout before its first token. */
+  silentModel?: string;
+  silenceMs?: number;
+  /** Local mode: directory of the service's blobs, to prove nothing was left behind. */
+  blobDir?: string;
+  describe: string;
+}
+
+export interface Budget {
+  concurrency: number;
+  requests: number;
+  files: number;
+  fileConcurrency: number;
+  /** The whole run stops starting new work after this instant (performance.now() ms). */
+  deadline: number;
+  /** p95 TTFT threshold (ms). */
+  ttftP95Ms: number;
+  /** p95 end-to-end threshold for non-streaming requests (ms). */
+  requestP95Ms: number;
+}
+
+export interface RunContext {
+  target: Target;
+  /** Limits as the target enforces them (already time-scaled). */
+  limits: Limits;
+  timeScale: number;
+  budget: Budget;
+  http: Http;
+  recorder: Recorder;
+  progress: (text: string) => void;
+}
+
+export type ScenarioOutcome = Omit<ScenarioResult, "id" | "title" | "durationMs">;
+
+export interface Scenario {
+  id: string;
+  title: string;
+  run(ctx: RunContext): Promise<ScenarioOutcome>;
+}
