@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { buildTestApp, type TestApp } from "../../helpers/app.js";
-import { bearer, firstText, listen, streamableClient } from "../../helpers/mcp.js";
+import { ACCEPT_BOTH, bearer, firstText, initializeMessage, listen, streamableClient } from "../../helpers/mcp.js";
 
 let t: TestApp;
 let base: string;
@@ -98,10 +98,20 @@ describe("Streamable HTTP", () => {
     const { url, headers } = mcp_json.mcpServers.agentport;
     const { client } = await streamableClient(url, headers);
     await client.listTools();
-    expect(t.app.mcpSessions.countForKey(id)).toBe(1);
+    // A second session, opened by hand, whose server-message stream we watch on the wire.
+    const init = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", accept: ACCEPT_BOTH },
+      body: JSON.stringify(initializeMessage()),
+    });
+    await init.text();
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")! } });
+    expect(stream.status).toBe(200);
+    expect(t.app.mcpSessions.countForKey(id)).toBe(2);
 
     await revoke(id);
     expect(t.app.mcpSessions.countForKey(id)).toBe(0);
+    await stream.text(); // ends: the server closed it
     const err = await client.listTools().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StreamableHTTPError);
     expect((err as StreamableHTTPError).code).toBe(401);
