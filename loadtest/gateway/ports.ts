@@ -26,14 +26,15 @@ function canConnect(port: number): Promise<boolean> {
 }
 
 /**
- * Resolves once something accepts connections on the port. Bounded by attempts, and stops
+ * Resolves once something accepts connections on the port. Bounded by `timeoutMs`, and stops
  * early when `alive()` says the process meant to listen is gone.
  */
-export async function waitForPort(port: number, alive: () => boolean, attempts = 200, stepMs = 50): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
+export async function waitForPort(port: number, alive: () => boolean, timeoutMs = 10_000, stepMs = 50): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
     if (!alive()) throw new Error(`the process meant to listen on ${port} exited`);
     if (await canConnect(port)) return;
     await sleep(stepMs);
   }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after ${attempts} attempts`);
+  throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
 }

@@ -26,6 +26,7 @@ export interface StartServiceOptions {
   port: number;
   /** Service environment on top of a sealed local default (PGlite, local blobs). */
   env: Record<string, string>;
+  startTimeoutMs?: number;
 }
 
 export async function startService(opts: StartServiceOptions): Promise<RunningService> {
@@ -57,7 +58,8 @@ export async function startService(opts: StartServiceOptions): Promise<RunningSe
   child.once("exit", () => (exited = true));
 
   try {
-    await waitForPort(opts.port, () => !exited, 600, 50);
+    // Embedded PostgreSQL initialises its data directory on first start: allow for a slow machine.
+    await waitForPort(opts.port, () => !exited, opts.startTimeoutMs ?? 120_000);
   } catch (err) {
     child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });

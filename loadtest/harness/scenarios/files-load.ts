@@ -78,6 +78,7 @@ export const filesLoadScenario: Scenario = {
     const final = await files.listAll();
     const back = final.complete && final.ids.length === initial.ids.length && final.ids.every((id) => initial.ids.includes(id));
 
+    const slowest = Math.max(...Object.values(lat).map((v) => summarize(v).p95 ?? 0));
     const checks: Check[] = [
       { name: "every round trip succeeded", ok: counts.ok === started && started > 0, detail: `${counts.ok}/${started}${problems.length ? `; ${problems.join(" | ")}` : ""}` },
       { name: "downloads match uploads (SHA-256, size)", ok: counts.shaMismatch === 0, detail: `${counts.shaMismatch} mismatches` },
@@ -89,6 +90,7 @@ export const filesLoadScenario: Scenario = {
         detail: `${listing.listings} listings, ${listing.duplicates} duplicates, ${listing.incomplete} incomplete`,
       },
       { name: "listing back to its starting point", ok: back, detail: `${initial.ids.length} → ${final.ids.length} files` },
+      { name: `p95 of upload, download and delete <= ${budget.requestP95Ms} ms`, ok: slowest <= budget.requestP95Ms, detail: `slowest p95 ${Math.round(slowest)} ms` },
       { name: "all planned files ran within the time budget", ok: started === budget.files, detail: `${started}/${budget.files}` },
     ];
     return {
