@@ -1,0 +1,92 @@
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+const TSX = join("node_modules", ".bin", "tsx");
+const run = promisify(execFile);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  secret: string;
+  exited: Promise<number | null>;
+}
+
+/** The real entry point in a child process, on the embedded store, with one slow synthetic agent. */
+async function startServer(graceSeconds: number): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), "agentport-shutdown-"));
+  const agentsFile = join(dataDir, "agents.json");
+  writeFileSync(agentsFile, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 8, interval_ms: 250 }] }));
+  const env = { ...process.env, DATA_DIR: dataDir, AGENTS_FILE: agentsFile, PORT: "0", HOST: "127.0.0.1", SHUTDOWN_GRACE_SECONDS: String(graceSeconds), HEARTBEAT_SECONDS: "0.2" };
+  const key = JSON.parse((await run(TSX, ["service/src/cli/keys.ts", "create", "--name", "t", "--json"], { env })).stdout);
+  const child = spawn(TSX, ["service/src/server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on("exit", () => reject(new Error(`server exited early: ${out}`)));
+  });
+  child.stdout!.resume();
+  return { child, url, secret: key.secret, exited };
+}
+
+/** Opens a stream and resolves once its first content chunk has arrived. */
+async function openStream(s: Server) {
+  const res = await fetch(`${s.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${s.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "agentport/slow", stream: true, messages: [{ role: "user", content: "go" }] }),
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  let text = "";
+  while (!text.includes('"content":"')) text += new TextDecoder().decode((await reader.read()).value);
+  const rest = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return text;
+      text += new TextDecoder().decode(value);
+    }
+  })();
+  return rest;
+}
+
+describe("graceful shutdown (SIGTERM)", () => {
+  let server: Server | undefined;
+  afterEach(() => {
+    server?.child.kill("SIGKILL");
+  });
+
+  it("stops accepting, lets an open stream finish, then exits 0", { timeout: 120_000 }, async () => {
+    server = await startServer(20);
+    const whole = openStream(server);
+    await new Promise((r) => setTimeout(r, 300));
+    server.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    // New work is refused while the stream drains: 503 or a closed listener.
+    const late = await fetch(`${server.url}/health`).then((r) => r.status, () => "refused");
+    expect([503, "refused"]).toContain(late);
+    const text = await whole;
+    expect(text).toContain('"finish_reason":"stop"');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    expect(await server.exited).toBe(0);
+  });
+
+  it("ends a stream that outlives the grace period with an error event, and still exits", { timeout: 120_000 }, async () => {
+    server = await startServer(0.5);
+    const whole = openStream(server);
+    await new Promise((r) => setTimeout(r, 100));
+    server.child.kill("SIGTERM");
+    const text = await whole;
+    expect(text).not.toContain('"finish_reason":"stop"');
+    expect(text).toMatch(/data: \{"error":\{"message":"[^"]*shut/);
+    expect(await server.exited).not.toBeNull();
+  });
+});
