@@ -24,7 +24,7 @@ export const frontend_core = component({}, {});
 
 export const swef = component({}, { CODEGEN_TOKEN: text().default("token"), VITE_ENABLE_SIMPLE_AUTH: boolString().default("false") });
 
-const subService = (extra: z.ZodRawShape = {}) => component(extra, {});
+const subService = () => component({}, {});
 
 export const automation = component(
   {

@@ -1,0 +1,148 @@
+/**
+ * Our API service in the cluster: Namespace, Secret, Deployment, Service, Ingress (with the
+ * gateway's timeouts and body settings), HPA and PodDisruptionBudget. It uses the
+ * platform's sqldb and the same storage as the platform.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Deployment } from "@pulumi/kubernetes/apps/v1/index.js";
+import { HorizontalPodAutoscaler } from "@pulumi/kubernetes/autoscaling/v2/index.js";
+import { Namespace, Secret, Service } from "@pulumi/kubernetes/core/v1/index.js";
+import { Ingress } from "@pulumi/kubernetes/networking/v1/index.js";
+import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
+import type { StackSpec } from "../config.js";
+import { PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
+
+export interface ApiServiceArgs {
+  /** The validated stack (api.*, ingress, gateway, jwt). */
+  spec: StackSpec;
+  /** DATABASE_URL (secret). */
+  databaseUrl: pulumi.Output<string>;
+  /** JWT secret shared with the platform (jwt.secret). */
+  jwtSecret: pulumi.Output<string>;
+  /** Key for the LLM upstream (the LLM proxy master key unless api.llm.apiKey is set). */
+  llmApiKey: pulumi.Output<string>;
+  /** BLOB_STORE and its settings from the storage variant (secret). */
+  storageEnv: pulumi.Output<Record<string, string>>;
+}
+
+export class ApiService extends pulumi.ComponentResource {
+  /** https://<host>/v1: the OpenAI-compatible base URL. */
+  readonly baseUrl: pulumi.Output<string>;
+  /** https://<host>/mcp: the MCP endpoint. */
+  readonly mcpUrl: pulumi.Output<string>;
+  readonly namespace: pulumi.Output<string>;
+
+  constructor(name: string, args: ApiServiceArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super("agentport:api:ApiService", name, {}, opts);
+    const { spec } = args;
+    const api = spec.api;
+    const s = serviceSettings(spec);
+    const parent = { parent: this };
+    const labels = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" };
+
+    const ns = new Namespace(`${name}-ns`, { metadata: { name: api.namespace, labels } }, parent);
+    const namespace = ns.metadata.name;
+    const secret = new Secret(
+      `${name}-env`,
+      {
+        metadata: { namespace, labels },
+        type: "Opaque",
+        stringData: pulumi.secret(
+          pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv]).apply(([db, jwt, llm, storage]) => ({
+            DATABASE_URL: db,
+            JWT_SECRET: jwt,
+            ...(s.llmBaseUrl ? { LLM_API_KEY: llm } : {}),
+            ...storage,
+          })),
+        ),
+      },
+      parent,
+    );
+    const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
+    const deployment = new Deployment(
+      `${name}-deployment`,
+      {
+        metadata: { namespace, labels },
+        spec: {
+          replicas: api.replicas,
+          selector: { matchLabels: labels },
+          strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+          template: {
+            metadata: { labels },
+            spec: {
+              terminationGracePeriodSeconds: s.terminationGracePeriodSeconds,
+              nodeSelector: api.nodeSelector as Record<string, string>,
+              tolerations: api.tolerations as never,
+              securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+              containers: [
+                {
+                  name: "api",
+                  image: api.image,
+                  ports: [{ name: "http", containerPort: api.port }],
+                  env: Object.entries(s.env).map(([k, value]) => ({ name: k, value })),
+                  envFrom: [{ secretRef: { name: secret.metadata.name } }],
+                  resources: api.resources as never,
+                  livenessProbe: probe("/health", 3),
+                  readinessProbe: probe("/health/ready", 2),
+                  startupProbe: { httpGet: { path: "/health", port: "http" }, periodSeconds: 2, failureThreshold: 60 },
+                  // Keep serving while the endpoint is removed from the gateway, then drain on SIGTERM.
+                  lifecycle: { preStop: { exec: { command: ["sleep", String(PRE_STOP_SLEEP_SECONDS)] } } },
+                  securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+                  volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+                },
+              ],
+              volumes: [{ name: "tmp", emptyDir: {} }],
+            },
+          },
+        },
+      },
+      parent,
+    );
+    const service = new Service(
+      `${name}-svc`,
+      { metadata: { namespace, labels }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
+      parent,
+    );
+    new Ingress(
+      `${name}-ingress`,
+      {
+        metadata: { namespace, labels, annotations: s.annotations },
+        spec: {
+          ingressClassName: api.ingressClassName,
+          tls: api.tls as never,
+          rules: [
+            {
+              host: s.host,
+              http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } }] },
+            },
+          ],
+        },
+      },
+      parent,
+    );
+    new HorizontalPodAutoscaler(
+      `${name}-hpa`,
+      {
+        metadata: { namespace, labels },
+        spec: {
+          scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: deployment.metadata.name },
+          minReplicas: api.replicas,
+          maxReplicas: Math.max(api.maxReplicas, api.replicas),
+          metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: api.targetCpuPercent } } }],
+          // Scale down slowly: a removed pod drains its open streams first.
+          behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
+        },
+      },
+      parent,
+    );
+    new PodDisruptionBudget(
+      `${name}-pdb`,
+      { metadata: { namespace, labels }, spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) } },
+      parent,
+    );
+    this.baseUrl = pulumi.output(`${s.publicUrl}/v1`);
+    this.mcpUrl = pulumi.output(`${s.publicUrl}/mcp`);
+    this.namespace = namespace;
+    this.registerOutputs({ baseUrl: this.baseUrl, mcpUrl: this.mcpUrl, namespace: this.namespace });
+  }
+}

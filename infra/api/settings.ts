@@ -1,0 +1,88 @@
+/**
+ * Pure settings of the API service: its env, the gateway annotations of its Ingress and its
+ * database URL, all derived from the stack (and from the same limits the load test reads).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { deriveLimits, type StackLimits } from "../limits.js";
+import { serviceHost } from "../platform/values/defaults.js";
+import type { PostgresEndpoint } from "../data/types.js";
+import type { StackSpec } from "../stack/schema.js";
+
+/** Seconds the pod keeps serving after removal from endpoints, before SIGTERM. */
+export const PRE_STOP_SLEEP_SECONDS = 5;
+
+export interface ServiceSettings {
+  host: string;
+  publicUrl: string;
+  limits: StackLimits;
+  /** Non-secret env of the container. */
+  env: Record<string, string>;
+  /** Ingress annotations: the gateway's own, plus ingress-nginx equivalents. */
+  annotations: Record<string, string>;
+  /** Pod grace period: drain streams, plus the pre-stop sleep, plus slack. */
+  terminationGracePeriodSeconds: number;
+  /** The LLM upstream, or undefined when there is none. */
+  llmBaseUrl?: string;
+}
+
+export function serviceSettings(spec: StackSpec): ServiceSettings {
+  const api = spec.api;
+  const host = api.host || `api.${spec.ingress.domainName}`;
+  const publicUrl = `https://${host}`;
+  const limits = deriveLimits(spec as unknown as Record<string, unknown>);
+  const { releaseName: release, namespace } = spec.platform;
+  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port}/v1` : undefined);
+  const prefix = api.annotationPrefix.replace(/\/$/, "");
+  const seconds = (ms: number) => String(Math.ceil(ms / 1000));
+  const maxBody = spec.gateway.env.client_max_body_size;
+  return {
+    host,
+    publicUrl,
+    limits,
+    llmBaseUrl,
+    env: {
+      HOST: "0.0.0.0",
+      PORT: String(api.port),
+      PUBLIC_URL: publicUrl,
+      JWT_ALGORITHM: spec.jwt.algorithm,
+      MODEL_PREFIX: api.modelPrefix,
+      ...(api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
+      ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl } : {}),
+      // Below the gateway's idle read timeout by construction (deriveLimits).
+      HEARTBEAT_SECONDS: String(limits.heartbeatSeconds),
+      SHUTDOWN_GRACE_SECONDS: String(api.shutdownGraceSeconds),
+      JSON_BODY_LIMIT: String(limits.jsonBodyLimitBytes),
+      FILE_MAX_BYTES: String(limits.fileMaxBytes),
+      LOG_LEVEL: api.logLevel,
+      DATA_DIR: "/tmp/agentport",
+    },
+    annotations: {
+      [`${prefix}/connect-timeout`]: String(limits.connectTimeoutMs),
+      [`${prefix}/read-timeout`]: String(limits.readTimeoutMs),
+      [`${prefix}/write-timeout`]: String(limits.writeTimeoutMs),
+      "nginx.ingress.kubernetes.io/proxy-connect-timeout": seconds(limits.connectTimeoutMs),
+      "nginx.ingress.kubernetes.io/proxy-read-timeout": seconds(limits.readTimeoutMs),
+      "nginx.ingress.kubernetes.io/proxy-send-timeout": seconds(limits.writeTimeoutMs),
+      "nginx.ingress.kubernetes.io/proxy-body-size": String(maxBody),
+      "nginx.ingress.kubernetes.io/client-body-buffer-size": limits.clientBodyBufferSize,
+      // Streams must reach the client chunk by chunk; uploads stream through too.
+      "nginx.ingress.kubernetes.io/proxy-buffering": "off",
+      "nginx.ingress.kubernetes.io/proxy-request-buffering": "off",
+    },
+    terminationGracePeriodSeconds: api.shutdownGraceSeconds + PRE_STOP_SLEEP_SECONDS + 5,
+  };
+}
+
+/** DATABASE_URL of the service: the platform's sqldb, wherever it runs. Always a secret. */
+export function databaseUrl(spec: StackSpec, sqldbPassword: pulumi.Input<string>, managed?: PostgresEndpoint): pulumi.Output<string> {
+  const url = (user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<string | number>, db: pulumi.Input<string>, query = "") =>
+    pulumi.interpolate`postgresql://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}/${db}${query}`;
+  if (managed) return pulumi.secret(url(managed.username, managed.password, managed.host, managed.port, managed.database, "?sslmode=require"));
+  if (spec.data.sqldb === "external") {
+    const e = spec.externalSqldb;
+    return pulumi.secret(url(e.username ?? "", e.password ?? "", e.host ?? "", e.port, e.dbName ?? ""));
+  }
+  const auth = spec.sqldb.global.sqldb.auth;
+  const host = serviceHost(spec.platform.releaseName, spec.platform.namespace, "sqldb");
+  return pulumi.secret(url(auth.username, sqldbPassword, host, 5432, auth.database));
+}

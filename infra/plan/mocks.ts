@@ -1,0 +1,96 @@
+/**
+ * Offline provider mocks for the plan and the tests: every resource "creates" with its
+ * inputs plus the outputs the program reads (addresses, ARNs, keys). Generated secrets
+ * are deterministic (stable snapshots) and returned as secrets; each one is remembered so
+ * the plan can mask it and the tests can prove it never appears in plaintext.
+ */
+import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+
+export interface RecordedResource {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+export interface Recorder {
+  mocks: pulumi.runtime.Mocks;
+  resources: RecordedResource[];
+  /** Every secret value the mocks generated. */
+  secretValues: Set<string>;
+}
+
+const fake = (seed: string, length: number) => createHash("sha256").update(seed).digest("base64url").replace(/[-_]/g, "x").padEnd(length, "x").slice(0, length);
+
+export function createRecorder(): Recorder {
+  const resources: RecordedResource[] = [];
+  const secretValues = new Set<string>();
+  const secret = (value: string) => {
+    secretValues.add(value);
+    return pulumi.secret(value);
+  };
+
+  function outputs(type: string, name: string, i: Record<string, any>): Record<string, unknown> {
+    switch (type) {
+      case "random:index/randomPassword:RandomPassword":
+        return { result: secret(`m${fake(name, Number(i.length ?? 32) - 1)}`) };
+      case "tls:index/privateKey:PrivateKey":
+        return { privateKeyPem: secret(`-----BEGIN RSA PRIVATE KEY-----\n${fake(name, 64)}\n-----END RSA PRIVATE KEY-----\n`) };
+      case "aws:iam/accessKey:AccessKey":
+        return { secret: secret(`mock-${fake(name, 36)}`) };
+      case "aws:iam/user:User":
+        return { name: `${name}-user`, arn: `arn:aws:iam::111122223333:user/${name}` };
+      case "aws:s3/bucket:Bucket":
+        return { arn: `arn:aws:s3:::${i.bucket}` };
+      case "aws:rds/instance:Instance":
+        return { address: `${name}.mock.${i.region}.rds.amazonaws.com`, port: 5432 };
+      case "aws:elasticache/replicationGroup:ReplicationGroup":
+        return { primaryEndpointAddress: `master.${name}.mock.cache.amazonaws.com` };
+      case "aws:docdb/cluster:Cluster":
+        return { endpoint: `${name}.cluster-mock.${i.region}.docdb.amazonaws.com` };
+      case "aws:mq/broker:Broker":
+        return { instances: [{ endpoints: [`amqps://b-${name}.mq.${i.region}.amazonaws.com:5671`] }] };
+      case "azure-native:dbforpostgresql:Server":
+        return { name, fullyQualifiedDomainName: `${name}.postgres.database.azure.com` };
+      case "azure-native:redis:Redis":
+        return { name, hostName: `${name}.redis.cache.windows.net`, sslPort: 6380 };
+      case "azure-native:storage:StorageAccount":
+        return { name: i.accountName ?? name };
+      case "azure-native:resources:ResourceGroup":
+        return { name: i.resourceGroupName ?? name };
+      case "kubernetes:helm.sh/v3:Release":
+        return { name: i.name ?? name, namespace: i.namespace, status: { status: "deployed" } };
+      default:
+        if (type.startsWith("kubernetes:")) return { metadata: { ...(i.metadata ?? {}), name: i.metadata?.name ?? name } };
+        if (type.startsWith("azure-native:")) return { name: i.accountName ?? i.name ?? name };
+        return {};
+    }
+  }
+
+  const mocks: pulumi.runtime.Mocks = {
+    newResource(args) {
+      resources.push({ type: args.type, name: args.name, inputs: args.inputs });
+      return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs) } };
+    },
+    call(args) {
+      const i = args.inputs as Record<string, string>;
+      switch (args.token) {
+        case "azure-native:storage:listStorageAccountKeys":
+          return { keys: [{ keyName: "key1", value: remember(`mock-storage-key-${fake(String(i.accountName), 40)}`) }] };
+        case "azure-native:redis:listRedisKeys":
+          return { primaryKey: remember(`mock-redis-key-${fake(String(i.name), 32)}`), secondaryKey: remember(`mock-redis-key2-${fake(String(i.name), 32)}`) };
+        case "azure-native:cosmosdb:listDatabaseAccountConnectionStrings": {
+          const key = remember(`mock-cosmos-key-${fake(String(i.accountName), 32)}`);
+          return { connectionStrings: [{ connectionString: `mongodb://${i.accountName}:${key}@${i.accountName}.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb`, description: "Primary" }] };
+        }
+        default:
+          return args.inputs;
+      }
+    },
+  };
+  function remember(value: string): string {
+    secretValues.add(value);
+    return value;
+  }
+  return { mocks, resources, secretValues };
+}

@@ -1,0 +1,63 @@
+/**
+ * Runs the program offline for one stack: mocked providers, the stack file as config
+ * (`secure:` entries as stand-ins), no credentials. One stack per process: the program
+ * runs when infra/index.ts is first imported.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc.js";
+import { createRecorder, type RecordedResource } from "./mocks.js";
+import { readStackFile } from "./stack-file.js";
+
+export interface PlanOutput {
+  value: unknown;
+  secret: boolean;
+}
+
+export interface Plan {
+  stack: string;
+  /** Resources in registration order, inputs as the provider would get them. */
+  resources: RecordedResource[];
+  /** Stack outputs. */
+  outputs: Record<string, PlanOutput>;
+  /** Every value known to be secret: mock-generated ones and `secure:` stand-ins. */
+  secretValues: Set<string>;
+}
+
+/** True for a serialized secret (how secret inputs reach a provider). */
+export const isSecretEnvelope = (v: unknown): v is { value: unknown } =>
+  !!v && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+
+export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> {
+  const file = readStackFile(stack, stacksDir);
+  const recorder = createRecorder();
+  await pulumi.runtime.setMocks(recorder.mocks, "agentport", stack, false);
+  pulumi.runtime.setAllConfig(
+    Object.fromEntries(Object.entries(file.config).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+    file.secretKeys,
+  );
+  const program = (await import("../index.js")) as Record<string, unknown>;
+  const outputs: Record<string, PlanOutput> = {};
+  for (const [name, value] of Object.entries(program)) {
+    if (pulumi.Output.isInstance(value)) {
+      const out = value as pulumi.Output<unknown>;
+      const resolved = await new Promise<unknown>((resolve) => out.apply((v) => resolve(v)));
+      outputs[name] = { value: resolved, secret: await pulumi.isSecret(out) };
+    } else {
+      outputs[name] = { value, secret: false };
+    }
+  }
+  await settle(recorder.resources);
+  for (const p of file.securePaths) recorder.secretValues.add(`secret-standin:${p}`);
+  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues };
+}
+
+/** Waits until no new resource registers for a few turns of the event loop. */
+async function settle(resources: unknown[]): Promise<void> {
+  let quiet = 0;
+  let last = -1;
+  while (quiet < 5) {
+    await new Promise((r) => setTimeout(r, 10));
+    quiet = resources.length === last ? quiet + 1 : 0;
+    last = resources.length;
+  }
+}

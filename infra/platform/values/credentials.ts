@@ -1,0 +1,39 @@
+/** Registry, images, JWT, credentials, LLM providers and audit logs. */
+import { IMAGE_TAGS } from "./defaults.js";
+import type { Values, ValuesInput } from "./types.js";
+
+export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
+  const r = s.registryCredentials;
+  const c = s.credentials;
+  const { SERVICE_BOOST_API_KEY_MAIN: _main, SERVICE_BOOST_AUTO_API_KEY: _auto, SERVICE_BOOST_LLMPROXY_KEY: _proxy, ...boostRest } = c.boost;
+  return {
+    registryCredentials: r.enabled ? { server: r.server, username: r.username, password: r.password, email: r.email } : {},
+    image: {
+      imagePullSecrets: s.image.imagePullSecrets,
+      pullPolicy: s.image.pullPolicy,
+      ...Object.fromEntries(Object.entries(IMAGE_TAGS).map(([component, tag]) => [component, { tag }])),
+    },
+    jwt: { secret: secrets.jwtSecret, key: s.jwt.key, algorithm: s.jwt.algorithm },
+    credentials: {
+      ...(c.githost_a ? { githost_a: c.githost_a } : {}),
+      ...(c.githost_b ? { githost_b: c.githost_b } : {}),
+      ...(c.design ? { design: c.design } : {}),
+      ...(c.git_webhook_secret ? { git_webhook_secret: c.git_webhook_secret } : {}),
+      translator: c.translator,
+      errortracker: c.errortracker,
+      graphql: { GRAPHQL_ADMIN_SECRET: secrets.graphqlAdminSecret },
+      boost: {
+        ...boostRest,
+        SERVICE_BOOST_API_KEY_MAIN: secrets.boostApiKeyMain,
+        // Equal to the graphql admin secret by construction (one Output).
+        SERVICE_BOOST_AUTO_API_KEY: secrets.graphqlAdminSecret,
+        SERVICE_BOOST_LLMPROXY_KEY: secrets.boostLlmproxyKey,
+        SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN: c.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN ?? "",
+      },
+      localllm: { HUB_TOKEN: c.localllm.HUB_TOKEN ?? "" },
+      html_conversion: { BEARER_TOKEN: secrets.htmlConversionBearerToken },
+    },
+    llm: { AI_MODE: s.llm.AI_MODE, secretKeys: s.llm.secretKeys, deployments: s.llm.deployments },
+    auditLogs: s.auditLogs,
+  };
+}

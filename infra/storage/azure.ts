@@ -1,0 +1,96 @@
+/**
+ * Cloud-A storage: one storage account (TLS 1.2, HTTPS only, blob versioning and soft delete)
+ * with the four containers; only the public container allows anonymous reads. The access
+ * key is read from the account, never typed into config.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { BlobContainer, BlobServiceProperties, StorageAccount, listStorageAccountKeysOutput } from "@pulumi/azure-native/storage/index.js";
+import type { StackSpec } from "../config.js";
+import type { StorageOutputs } from "./types.js";
+
+export interface AzureStorageArgs {
+  /** storage.secret.clouda: account and container names. */
+  clouda: StackSpec["storage"]["secret"]["clouda"];
+  /** Resource group the account lives in. */
+  resourceGroupName: pulumi.Input<string>;
+  /** Azure region. */
+  location: string;
+  /** Tags for every resource. */
+  tags: Record<string, string>;
+}
+
+const CONTAINERS = ["CONTAINER", "ULTRON_CONTAINER", "EXPORT_PROJECT_CONTAINER", "PUBLIC_CONTAINER"] as const;
+
+export class AzureStorage extends pulumi.ComponentResource implements StorageOutputs {
+  readonly provider = "AzureStorage" as const;
+  readonly chartSecret: pulumi.Output<Record<string, string>>;
+  readonly componentValues: Record<string, unknown>;
+  readonly serviceEnv: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: AzureStorageArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super("agentport:storage:AzureStorage", name, {}, opts);
+    const { clouda, resourceGroupName, location, tags } = args;
+    const parent = { parent: this };
+    const account = new StorageAccount(
+      `${name}-account`,
+      {
+        accountName: clouda.STORAGE_ACCOUNT_NAME,
+        resourceGroupName,
+        location,
+        kind: "StorageV2",
+        sku: { name: "Standard_ZRS" },
+        enableHttpsTrafficOnly: true,
+        minimumTlsVersion: "TLS1_2",
+        // Needed for the public container only; every other container stays private.
+        allowBlobPublicAccess: true,
+        encryption: { keySource: "Microsoft.Storage", services: { blob: { enabled: true, keyType: "Account" } } },
+        tags,
+      },
+      parent,
+    );
+    new BlobServiceProperties(
+      `${name}-blob-service`,
+      {
+        accountName: account.name,
+        resourceGroupName,
+        blobServicesName: "default",
+        isVersioningEnabled: true,
+        deleteRetentionPolicy: { enabled: true, days: 14 },
+        containerDeleteRetentionPolicy: { enabled: true, days: 14 },
+      },
+      parent,
+    );
+    for (const key of CONTAINERS) {
+      new BlobContainer(
+        `${name}-${key.toLowerCase().replace(/_/g, "-")}`,
+        { accountName: account.name, resourceGroupName, containerName: clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
+        parent,
+      );
+    }
+    const accountKey = clouda.STORAGE_ACCESS_KEY
+      ? pulumi.secret(clouda.STORAGE_ACCESS_KEY)
+      : pulumi.secret(listStorageAccountKeysOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => r.keys[0].value));
+
+    this.chartSecret = pulumi.secret(
+      pulumi.all([account.name, accountKey]).apply(([accountName, key]): Record<string, string> => ({
+        STORAGE_ACCOUNT_NAME: accountName,
+        STORAGE_ACCESS_KEY: key,
+        CONTAINER: clouda.CONTAINER ?? "",
+        ULTRON_CONTAINER: clouda.ULTRON_CONTAINER ?? "",
+        EXPORT_PROJECT_CONTAINER: clouda.EXPORT_PROJECT_CONTAINER ?? "",
+        PUBLIC_CONTAINER: clouda.PUBLIC_CONTAINER ?? "",
+      })),
+    );
+    this.componentValues = { enabled: false };
+    this.serviceEnv = pulumi.secret(
+      pulumi.all([account.name, accountKey]).apply(([accountName, key]): Record<string, string> => ({
+        BLOB_STORE: "azure",
+        AZURE_STORAGE_ACCOUNT: accountName,
+        AZURE_STORAGE_KEY: key,
+        AZURE_STORAGE_CONNECTION_STRING: `DefaultEndpointsProtocol=https;AccountName=${accountName};AccountKey=${key};EndpointSuffix=core.windows.net`,
+        AZURE_CONTAINER: clouda.CONTAINER ?? "",
+      })),
+    );
+    this.registerOutputs({ chartSecret: this.chartSecret, serviceEnv: this.serviceEnv });
+  }
+}

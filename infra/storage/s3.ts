@@ -1,0 +1,129 @@
+/**
+ * Cloud-B storage: the four S3 buckets in ap-northeast-1 (the region signed URLs are made
+ * for), encrypted, versioned, public access blocked except on the public bucket, and an
+ * IAM identity that can reach only these buckets.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { AccessKey, User, UserPolicy } from "@pulumi/aws/iam/index.js";
+import {
+  Bucket,
+  BucketOwnershipControls,
+  BucketPolicy,
+  BucketPublicAccessBlock,
+  BucketServerSideEncryptionConfiguration,
+  BucketVersioning,
+} from "@pulumi/aws/s3/index.js";
+import type { StackSpec } from "../config.js";
+import { BUCKET_KEYS, type StorageOutputs } from "./types.js";
+
+export interface S3StorageArgs {
+  /** storage.secret.cloudb: region, bucket names and optional given keys. */
+  cloudb: StackSpec["storage"]["secret"]["cloudb"];
+  /** Tags for every resource. */
+  tags: Record<string, string>;
+}
+
+export class S3Storage extends pulumi.ComponentResource implements StorageOutputs {
+  readonly provider = "S3" as const;
+  readonly chartSecret: pulumi.Output<Record<string, string>>;
+  readonly componentValues: Record<string, unknown>;
+  readonly serviceEnv: pulumi.Output<Record<string, string>>;
+  /** Bucket ARNs, for policies elsewhere. */
+  readonly bucketArns: pulumi.Output<string>[];
+
+  constructor(name: string, args: S3StorageArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super("agentport:storage:S3Storage", name, {}, opts);
+    const { cloudb, tags } = args;
+    const region = cloudb.REGION;
+    const parent = { parent: this };
+    const buckets = BUCKET_KEYS.map((key) => {
+      const isPublic = key === "PUBLIC_BUCKET";
+      const id = `${name}-${key.toLowerCase().replace(/_/g, "-")}`;
+      const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, parent);
+      new BucketServerSideEncryptionConfiguration(
+        `${id}-encryption`,
+        { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
+        parent,
+      );
+      new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
+      new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
+      // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
+      const block = new BucketPublicAccessBlock(
+        `${id}-public-access`,
+        { bucket: bucket.id, region, blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: !isPublic, restrictPublicBuckets: !isPublic },
+        parent,
+      );
+      if (isPublic) {
+        new BucketPolicy(
+          `${id}-public-read`,
+          {
+            bucket: bucket.id,
+            region,
+            policy: bucket.arn.apply((arn) =>
+              JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` }] }),
+            ),
+          },
+          { parent: this, dependsOn: [block] },
+        );
+      }
+      return bucket;
+    });
+    this.bucketArns = buckets.map((b) => b.arn);
+
+    let accessKeyId: pulumi.Output<string>;
+    let secretAccessKey: pulumi.Output<string>;
+    if (cloudb.ACCESS_KEY_ID && cloudb.SECRET_ACCESS_KEY) {
+      accessKeyId = pulumi.secret(cloudb.ACCESS_KEY_ID);
+      secretAccessKey = pulumi.secret(cloudb.SECRET_ACCESS_KEY);
+    } else {
+      const user = new User(`${name}-user`, { path: "/agentport/", tags }, parent);
+      new UserPolicy(
+        `${name}-buckets`,
+        {
+          user: user.name,
+          policy: pulumi.all(this.bucketArns).apply((arns) =>
+            JSON.stringify({
+              Version: "2012-10-17",
+              Statement: [
+                { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
+                {
+                  Effect: "Allow",
+                  Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+                  Resource: arns.map((a) => `${a}/*`),
+                },
+              ],
+            }),
+          ),
+        },
+        parent,
+      );
+      const key = new AccessKey(`${name}-key`, { user: user.name }, parent);
+      accessKeyId = pulumi.secret(key.id);
+      secretAccessKey = pulumi.secret(key.secret);
+    }
+
+    this.chartSecret = pulumi.secret(
+      pulumi.all([accessKeyId, secretAccessKey]).apply(([id, secret]): Record<string, string> => ({
+        ACCESS_KEY_ID: id,
+        SECRET_ACCESS_KEY: secret,
+        REGION: region,
+        BUCKET: cloudb.BUCKET ?? "",
+        PUBLIC_BUCKET: cloudb.PUBLIC_BUCKET ?? "",
+        EXPORT_PROJECT_BUCKET: cloudb.EXPORT_PROJECT_BUCKET ?? "",
+        ULTRON_BUCKET: cloudb.ULTRON_BUCKET ?? "",
+      })),
+    );
+    this.componentValues = { enabled: false };
+    this.serviceEnv = pulumi.secret(
+      pulumi.all([accessKeyId, secretAccessKey]).apply(([id, secret]): Record<string, string> => ({
+        BLOB_STORE: "s3",
+        S3_BUCKET: cloudb.BUCKET ?? "",
+        S3_REGION: region,
+        S3_ACCESS_KEY_ID: id,
+        S3_SECRET_ACCESS_KEY: secret,
+        S3_FORCE_PATH_STYLE: "false",
+      })),
+    );
+    this.registerOutputs({ chartSecret: this.chartSecret, serviceEnv: this.serviceEnv });
+  }
+}

@@ -1,0 +1,16 @@
+import type * as pulumi from "@pulumi/pulumi";
+
+/** What every storage variant gives the platform and the API service (same shape for each). */
+export interface StorageOutputs {
+  /** storage.provider of the chart. */
+  readonly provider: "S3" | "AzureStorage" | "Minio";
+  /** storage.secret.<cloudb | clouda | objstore> of the chart values. */
+  readonly chartSecret: pulumi.Output<Record<string, string>>;
+  /** The chart's objstore component values (enabled only for the in-cluster variant); leaves may be Outputs. */
+  readonly componentValues: Record<string, unknown>;
+  /** BLOB_STORE and its settings for the API service (into its Kubernetes Secret). */
+  readonly serviceEnv: pulumi.Output<Record<string, string>>;
+}
+
+/** The four buckets/containers of the platform, keyed by their chart parameter. */
+export const BUCKET_KEYS = ["BUCKET", "PUBLIC_BUCKET", "EXPORT_PROJECT_BUCKET", "ULTRON_BUCKET"] as const;
