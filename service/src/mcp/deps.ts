@@ -1,6 +1,6 @@
 /**
  * What the MCP tools need from the rest of the service, as narrow interfaces: the agent registry
- * (the agents contract) and a file store view the routes adapt from `app.files`.
+ * (the agents contract) and a view of the files module (`files-adapter.ts`).
  */
 import type { AgentRegistry, FileSearchHit } from "../domain/agents/types.js";
 import type { ApiKeyPrincipal } from "../domain/api-keys.js";
@@ -17,10 +17,10 @@ export interface McpFileRecord {
 export interface McpFiles {
   list(projectId: string, opts: { limit: number; after?: string }): Promise<{ data: McpFileRecord[]; hasMore: boolean }>;
   get(projectId: string, fileId: string): Promise<McpFileRecord | undefined>;
-  /** Streams the file's bytes; the reader stops early by breaking out of the loop. */
-  content(projectId: string, fileId: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
+  /** Bytes [offset, offset + length) of the file, fewer at its end. */
+  read(projectId: string, fileId: string, offset: number, length: number): Promise<Buffer>;
   search(projectId: string, query: string, limit: number): Promise<FileSearchHit[]>;
-  uploadText(projectId: string, input: { filename: string; text: string; purpose: string }): Promise<McpFileRecord>;
+  uploadText(projectId: string, input: { filename: string; text: string; purpose: string }, signal: AbortSignal): Promise<McpFileRecord>;
 }
 
 export interface McpLogger {

@@ -3,24 +3,6 @@
  * splits a UTF-8 character, so paging with `next_offset` returns every character exactly once.
  */
 
-/** Collects bytes [offset, offset + length) of a stream, then stops reading it. */
-export async function readRange(stream: AsyncIterable<Uint8Array>, offset: number, length: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let pos = 0;
-  let collected = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const from = Math.max(0, offset - pos);
-    pos += buf.length;
-    if (from >= buf.length) continue;
-    const piece = buf.subarray(from, from + (length - collected));
-    parts.push(piece);
-    collected += piece.length;
-    if (collected >= length) break;
-  }
-  return Buffer.concat(parts);
-}
-
 const isContinuation = (b: number) => (b & 0xc0) === 0x80;
 /** Length of the sequence a lead byte starts (1 for ASCII or stray bytes). */
 const sequenceLength = (b: number) => (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1);

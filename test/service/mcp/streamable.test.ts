@@ -51,6 +51,7 @@ describe("Streamable HTTP", () => {
     const agents = t.app.agents.list("default");
     const askTools = tools.filter((tl) => tl.name.startsWith("ask_"));
     expect(askTools).toHaveLength(agents.length);
+    expect(tools.map((tl) => tl.name)).toEqual(expect.arrayContaining(["list_files", "read_file", "search_files", "upload_text_file"]));
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       expect(tool.description?.length).toBeGreaterThan(20);

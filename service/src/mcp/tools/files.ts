@@ -4,8 +4,9 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
+import { FILE_PURPOSES } from "../../domain/files/types.js";
 import type { McpFileRecord, McpServerDeps } from "../deps.js";
-import { readRange, textWindow } from "../text-window.js";
+import { textWindow } from "../text-window.js";
 import { errorResult, failureMessage, jsonResult } from "./results.js";
 
 export const FILE_TOOL_NAMES = ["list_files", "read_file", "search_files", "upload_text_file"];
@@ -54,19 +55,12 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ file_id, offset, max_bytes }, extra) => {
+    async ({ file_id, offset, max_bytes }) => {
       try {
         const file = await files.get(projectId, file_id);
         if (!file) return errorResult(`No file with id '${file_id}' in this project. Use list_files to see the ids.`);
         if (offset > file.bytes) return errorResult(`offset ${offset} is past the end of the file (${file.bytes} bytes).`);
-        const controller = new AbortController();
-        const signal = AbortSignal.any([extra.signal, controller.signal]);
-        let bytes: Buffer;
-        try {
-          bytes = await readRange(await files.content(projectId, file_id, signal), offset, max_bytes);
-        } finally {
-          controller.abort(); // stops the blob download once the window is read
-        }
+        const bytes = await files.read(projectId, file_id, offset, max_bytes);
         const window = textWindow(bytes, offset, file.bytes);
         if (!window.ok) return errorResult(`Cannot read '${file.filename}' as text: ${window.reason}.`);
         return jsonResult({
@@ -114,7 +108,7 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       inputSchema: {
         filename: z.string().min(1).max(255).describe("Name of the new file, e.g. notes.md."),
         text: z.string().describe("The file's full text content."),
-        purpose: z.string().min(1).max(64).default("assistants").describe("OpenAI file purpose (default 'assistants')."),
+        purpose: z.enum(FILE_PURPOSES).default("assistants").describe("OpenAI file purpose (default 'assistants')."),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -126,7 +120,8 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       if (/[\\/\0]/.test(filename)) return errorResult("filename must not contain '/', '\\' or NUL.");
       const done = deps.busy(extra.sessionId);
       try {
-        return jsonResult({ file: fileJson(await files.uploadText(projectId, { filename, text, purpose })) });
+        const signal = AbortSignal.any([extra.signal, deps.drainDeadline]);
+        return jsonResult({ file: fileJson(await files.uploadText(projectId, { filename, text, purpose }, signal)) });
       } catch (err) {
         return errorResult(failureMessage(err, "Uploading the file"));
       } finally {
