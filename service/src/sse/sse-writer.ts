@@ -1,7 +1,10 @@
 /**
  * Writes a Server-Sent Events response on a raw Node response: headers at once, `data:` events,
  * `: keep-alive` comments whenever the stream has been silent for the heartbeat interval,
- * backpressure (wait for `drain`), and a `closed` signal when the client goes away.
+ * backpressure (wait for `drain`), and a `signal` aborted when the client goes away.
+ *
+ * Events produced in the same tick leave in one write (one chunk, one syscall): an agent that
+ * yields many deltas at once costs one write, a paced one still sends each delta at once.
  */
 import type { ServerResponse } from "node:http";
 
@@ -17,6 +20,9 @@ export interface SseWriterOptions {
 export class SseWriter {
   private readonly abort = new AbortController();
   private readonly heartbeat: NodeJS.Timeout;
+  private pending = "";
+  private flushing?: Promise<void>;
+  private resolveFlush?: () => void;
 
   constructor(
     private readonly res: ServerResponse,
@@ -29,8 +35,6 @@ export class SseWriter {
       "x-accel-buffering": "no",
       connection: "keep-alive",
     });
-    // Proxies with idle timeouts see bytes before the first token.
-    res.flushHeaders();
     res.once("close", () => {
       clearInterval(this.heartbeat);
       if (!res.writableFinished) this.abort.abort();
@@ -49,19 +53,34 @@ export class SseWriter {
   }
 
   /**
-   * Writes one `data:` event (payload already serialized). Returns false when the socket buffer is
-   * full: the caller awaits `drained()` before writing more.
+   * Queues one `data:` event (payload already serialized) for this tick's write. Returns false
+   * when the socket buffer is full: the caller awaits `drained()` before producing more.
    */
   data(payload: string): boolean {
     if (this.closed) return false;
-    this.heartbeat.refresh();
-    return this.res.write(`data: ${payload}\n\n`);
+    if (this.pending === "") {
+      this.flushing = new Promise((resolve) => (this.resolveFlush = resolve));
+      process.nextTick(() => this.flush());
+    }
+    this.pending += `data: ${payload}\n\n`;
+    if (this.pending.length > 65_536) this.flush();
+    return !this.res.writableNeedDrain;
   }
 
-  /** Resolves when the socket can take more, or the client is gone. */
-  drained(): Promise<void> {
-    if (this.closed || !this.res.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => {
+  private flush(): void {
+    const chunk = this.pending;
+    this.pending = "";
+    this.resolveFlush?.();
+    if (chunk === "" || this.res.writableEnded) return;
+    this.heartbeat.refresh();
+    this.res.write(chunk);
+  }
+
+  /** Resolves when the queued events are written and the socket can take more, or the client is gone. */
+  async drained(): Promise<void> {
+    await this.flushing;
+    if (this.closed || !this.res.writableNeedDrain) return;
+    await new Promise<void>((resolve) => {
       const done = () => {
         this.res.off("drain", done);
         this.res.off("close", done);
@@ -72,8 +91,14 @@ export class SseWriter {
     });
   }
 
+  /** Writes what is queued and ends the response (headers alone if nothing was ever written). */
   end(): void {
     clearInterval(this.heartbeat);
-    if (!this.res.writableEnded) this.res.end();
+    if (this.res.writableEnded) return;
+    const chunk = this.pending;
+    this.pending = "";
+    this.resolveFlush?.();
+    if (chunk) this.res.end(chunk);
+    else this.res.end();
   }
 }

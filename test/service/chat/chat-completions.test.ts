@@ -70,7 +70,8 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
   it("the offline default agent says that no upstream is configured", async () => {
     const c = await client.chat.completions.create({ model: "agentport/chat:latest", messages: user("what is our refund policy?") });
     expect(c.choices[0].message.content).toContain("No upstream language model is configured");
-    expect(c.choices[0].message.content).toContain("no files to search");
+    // With no files uploaded (or no file store wired), it says it found nothing to cite.
+    expect(c.choices[0].message.content).toMatch(/found nothing in this project's files|no files to search/);
   });
 
   it("accepts the common optional fields", async () => {

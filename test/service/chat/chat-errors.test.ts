@@ -102,7 +102,7 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
   });
 
   it("a 5xx names the request id and nothing of the failure", async () => {
-    t.app.agents.setFileSearch(async () => {
+    const previous = t.app.agents.setFileSearch(async () => {
       throw new Error("connection to /var/secret/db refused");
     });
     try {
@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
       });
       expect(res.body).not.toMatch(/secret|at .*\.ts|stack/);
     } finally {
-      t.app.agents.setFileSearch(undefined);
+      t.app.agents.setFileSearch(previous);
     }
   });
 });

@@ -66,9 +66,11 @@ export class AgentsRegistry implements AgentRegistry {
     if (problems.length) throw new AgentsFileError("The agents configuration", problems);
   }
 
-  /** The files module wires its search here once it is ready. */
-  setFileSearch(search: FileSearch | undefined): void {
+  /** The files module wires its search here once it is ready. Returns the one it replaces. */
+  setFileSearch(search: FileSearch | undefined): FileSearch | undefined {
+    const previous = this.fileSearch;
     this.fileSearch = search;
+    return previous;
   }
 
   list(projectId: string): AgentInfo[] {

@@ -5,6 +5,7 @@ import { toChatRequest } from "./chat-request.js";
 import { completionId } from "./chunks.js";
 import { collect } from "./collect.js";
 import { ChatBody } from "./schema.js";
+import { stopOnDeadline } from "./stop-signal.js";
 import { streamCompletion } from "./stream.js";
 
 export default async function chatCompletionsRoutes(app: FastifyInstance) {
@@ -16,11 +17,9 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
     if (body.stream === true) return streamCompletion(request, reply, agent, chat, body.model, body.stream_options?.include_usage === true);
 
     // The agent stops when the client leaves or the shutdown deadline passes.
-    const stop = new AbortController();
+    const { controller: stop, release } = stopOnDeadline(app.drainDeadline);
     const onClose = () => reply.raw.writableFinished || stop.abort();
     reply.raw.once("close", onClose);
-    const onDeadline = () => stop.abort();
-    app.drainDeadline.addEventListener("abort", onDeadline, { once: true });
     try {
       const result = await collect(agent.run(chat, { projectId: request.auth.projectId, signal: stop.signal, log: request.log }));
       return {
@@ -53,7 +52,7 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
       throw err;
     } finally {
       reply.raw.off("close", onClose);
-      app.drainDeadline.removeEventListener("abort", onDeadline);
+      release();
     }
   });
 }

@@ -8,6 +8,7 @@ import { ApiError, internalError, unavailable } from "../../../../errors.js";
 import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
 import { SseWriter } from "../../../../sse/sse-writer.js";
 import { ChunkWriter, completionId, type Usage } from "./chunks.js";
+import { stopOnDeadline } from "./stop-signal.js";
 
 export async function streamCompletion(
   request: FastifyRequest,
@@ -22,10 +23,9 @@ export async function streamCompletion(
   reply.hijack();
   const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders() });
   const chunks = new ChunkWriter(completionId(), Math.floor(Date.now() / 1000), model);
-  const stop = new AbortController();
+  const { controller: stop, release } = stopOnDeadline(deadline);
   const onGone = () => stop.abort();
   sse.signal.addEventListener("abort", onGone, { once: true });
-  deadline.addEventListener("abort", onGone, { once: true });
 
   let usage: Usage | undefined;
   try {
@@ -63,7 +63,7 @@ export async function streamCompletion(
     }
   } finally {
     sse.signal.removeEventListener("abort", onGone);
-    deadline.removeEventListener("abort", onGone);
+    release();
     sse.end();
   }
 }

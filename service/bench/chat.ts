@@ -1,0 +1,101 @@
+/**
+ * Chat bench. Throughput (autocannon) of authenticated chat on the synthetic agent against a bare
+ * Fastify route answering the same bytes (goal ≥ 0.7), and of the llm agent against a minimal
+ * Fastify + undici proxy to the same upstream stub (goal ≥ 0.8); time to first content delta of
+ * the llm stream against that proxy (goal: ≤ 2 ms added at p99). Ratios are taken within one run.
+ */
+import { load, type LoadResult } from "./lib/load.js";
+import { startChild } from "./lib/children.js";
+import { fixed, table } from "./lib/table.js";
+import { percentile, ttft } from "./lib/ttft.js";
+import type { ChatServers } from "./chat-servers.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 300);
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+interface Pair {
+  what: string;
+  reference: Target;
+  ours: Target;
+  goal: number;
+}
+
+const chatBody = (model: string, stream: boolean) =>
+  JSON.stringify({ model, messages: [{ role: "user", content: "Say something." }], stream });
+
+function pairs(s: ChatServers): Pair[] {
+  const json = { "content-type": "application/json" };
+  const auth = { ...json, authorization: `Bearer ${s.key}` };
+  const ours = (name: string, model: string, stream: boolean): Target => ({ name, url: `${s.app}/v1/chat/completions`, headers: auth, body: chatBody(model, stream) });
+  const proxy = (stream: boolean): Target => ({ name: `Fastify+undici proxy, ${stream ? "SSE" : "JSON"}`, url: `${s.proxy}/v1/chat/completions`, headers: json, body: chatBody("bench", stream) });
+  const synthetic = "agentport/synthetic-20";
+  return [
+    { what: "synthetic JSON", goal: 0.7, reference: { name: "bare route, same JSON", url: `${s.bare}/bare/json`, headers: json, body: chatBody(synthetic, false) }, ours: ours("agentport synthetic-20, JSON", synthetic, false) },
+    { what: "synthetic SSE", goal: 0.7, reference: { name: "bare route, same SSE bytes", url: `${s.bare}/bare/stream`, headers: json, body: chatBody(synthetic, true) }, ours: ours("agentport synthetic-20, SSE", synthetic, true) },
+    { what: "llm JSON", goal: 0.8, reference: proxy(false), ours: ours("agentport llm agent, JSON", "agentport/llm-bench", false) },
+    { what: "llm SSE", goal: 0.8, reference: proxy(true), ours: ours("agentport llm agent, SSE", "agentport/llm-bench", true) },
+  ];
+}
+
+const measure = (t: Target, seconds = SECONDS) => load({ url: t.url, headers: t.headers, body: t.body, seconds, connections: CONNECTIONS });
+
+function mean(results: LoadResult[]): LoadResult {
+  const avg = (f: (r: LoadResult) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
+  return { rps: avg((r) => r.rps), p50: avg((r) => r.p50), p99: avg((r) => r.p99), failures: results.reduce((a, r) => a + r.failures, 0) };
+}
+
+export async function run(): Promise<void> {
+  const upstream = await startChild<{ url: string }>(new URL("./chat-upstream.ts", import.meta.url));
+  const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url });
+  try {
+    const list = pairs(servers.info);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
+    for (const p of list) {
+      await measure(p.reference, 1);
+      await measure(p.ours, 1);
+    }
+    const results = list.map(() => ({ reference: [] as LoadResult[], ours: [] as LoadResult[] }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, p] of list.entries()) {
+        results[i].reference.push(await measure(p.reference));
+        results[i].ours.push(await measure(p.ours));
+      }
+    }
+    const rows: string[][] = [];
+    for (const [i, p] of list.entries()) {
+      const ref = mean(results[i].reference);
+      const ours = mean(results[i].ours);
+      const ratio = ours.rps / ref.rps;
+      rows.push([p.reference.name, fixed(ref.rps), fixed(ref.p50, 1), fixed(ref.p99, 1), "", "", String(ref.failures)]);
+      rows.push([p.ours.name, fixed(ours.rps), fixed(ours.p50, 1), fixed(ours.p99, 1), fixed(ratio, 2), `${ratio >= p.goal ? "ok" : "MISSED"} (≥ ${p.goal})`, String(ours.failures)]);
+    }
+    console.log(table(["target", "req/s", "p50 ms", "p99 ms", "ratio", "goal", "failures"], rows));
+
+    const stream = list[3];
+    const [proxySamples, oursSamples] = await ttft([stream.reference, stream.ours], TTFT_SAMPLES);
+    const p = (s: number[], q: number) => percentile(s, q);
+    const added = p(oursSamples, 99) - p(proxySamples, 99);
+    console.log(`\ntime to first content delta, llm stream, ${TTFT_SAMPLES} sequential requests each (ms)`);
+    console.log(
+      table(
+        ["target", "p50", "p90", "p99"],
+        [
+          [stream.reference.name, fixed(p(proxySamples, 50), 2), fixed(p(proxySamples, 90), 2), fixed(p(proxySamples, 99), 2)],
+          [stream.ours.name, fixed(p(oursSamples, 50), 2), fixed(p(oursSamples, 90), 2), fixed(p(oursSamples, 99), 2)],
+        ],
+      ),
+    );
+    console.log(`added at p99: ${fixed(added, 2)} ms — ${added <= 2 ? "ok" : "MISSED"} (≤ 2 ms); added at p50: ${fixed(p(oursSamples, 50) - p(proxySamples, 50), 2)} ms`);
+  } finally {
+    await servers.stop();
+    await upstream.stop();
+  }
+}

@@ -1,0 +1,31 @@
+/** Bench servers run in child processes, so the load generator never shares their event loop. */
+import { fork, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+export interface Child<T> {
+  info: T;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a TypeScript module as a child; it reports what it listens on with `process.send(info)`. */
+export async function startChild<T>(module: URL, env: Record<string, string> = {}): Promise<Child<T>> {
+  const child = fork(module, [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const [info] = (await Promise.race([
+    once(child, "message"),
+    once(child, "exit").then(([code]) => Promise.reject(new Error(`${module.pathname} exited with ${code} before it was ready`))),
+  ])) as [T];
+  return {
+    info,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
