@@ -1,0 +1,39 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+
+let r: Awaited<ReturnType<typeof planFor>>;
+beforeAll(async () => {
+  r = await planFor("local");
+});
+
+describe("plan: local (everything in-cluster)", () => {
+  it("renders the same plan as the stored one", async () => {
+    await expect(r.text).toMatchFileSnapshot("./plans/local.plan.txt");
+  });
+  it("creates no cloud resources and runs every data service in the cluster", () => {
+    expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);
+    for (const svc of ["sqldb", "cache", "docdb", "mq", "vectordb"]) expect(at(r.values, `${svc}.enabled`)).toBe(true);
+    for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"]) expect(at(r.values, `${ext}.enabled`)).toBe(false);
+  });
+  it("turns the in-cluster objstore on with path-style S3 for the service", () => {
+    expect(at(r.values, "storage.provider")).toBe("Minio");
+    expect(at(r.values, "objstore.enabled")).toBe(true);
+    expect(at(r.values, "storage.secret.objstore.FORCE_PATH_STYLE")).toBe("true");
+    expect(at(r.values, "ultron.env.STORAGE_DISK")).toBe("minio");
+  });
+  it("points the mailer at the in-cluster SMTP server", () => {
+    expect(at(r.values, "smtp.enabled")).toBe(true);
+    expect(at(r.values, "mailer.smtp_settings.address")).toBe("platform-smtp.platform.svc.cluster.local");
+  });
+  it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
+    expect(r.valuesSecret).toBe(true);
+    expectNoPlaintextSecrets(r.plan);
+    expect(r.plan.outputs.dashboardsAdminPassword.secret).toBe(true);
+  });
+  it("exports the API, MCP and dashboard URLs", () => {
+    expect(r.plan.outputs.apiBaseUrl.value).toBe("https://api.platform.localtest.me/v1");
+    expect(r.plan.outputs.mcpUrl.value).toBe("https://api.platform.localtest.me/mcp");
+    expect(r.plan.outputs.dashboardsUrl.value).toBe("https://dashboards.platform.localtest.me");
+    expect(r.plan.outputs.metricsUrl.value).toBe("https://metrics.platform.localtest.me");
+  });
+});

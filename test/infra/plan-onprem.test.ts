@@ -1,0 +1,29 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+
+let r: Awaited<ReturnType<typeof planFor>>;
+beforeAll(async () => {
+  r = await planFor("onprem");
+});
+
+describe("plan: onprem (objstore in-cluster, external services by host)", () => {
+  it("renders the same plan as the stored one", async () => {
+    await expect(r.text).toMatchFileSnapshot("./plans/onprem.plan.txt");
+  });
+  it("fills the external* groups from config and switches every in-cluster data service off", () => {
+    expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);
+    for (const svc of ["sqldb", "cache", "docdb", "mq", "vectordb"]) expect(at(r.values, `${svc}.enabled`)).toBe(false);
+    expect(at(r.values, "externalSqldb.host")).toBe("pg-main.db.corp.example.internal");
+    expect(at(r.values, "externalMq.host")).toBe("rabbitmq.mq.corp.example.internal");
+    expect(at(r.values, "externalMq.port")).toBe("5671");
+  });
+  it("runs objstore distributed on four pods", () => {
+    expect(at(r.values, "objstore.enabled")).toBe(true);
+    expect(at(r.values, "objstore.mode")).toBe("distributed");
+    expect(at(r.values, "objstore.replicas")).toBe(4);
+  });
+  it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
+    expect(r.valuesSecret).toBe(true);
+    expectNoPlaintextSecrets(r.plan);
+  });
+});

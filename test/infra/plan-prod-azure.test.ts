@@ -1,0 +1,37 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+
+let r: Awaited<ReturnType<typeof planFor>>;
+beforeAll(async () => {
+  r = await planFor("prod-azure");
+});
+
+describe("plan: prod-azure (storage account + Azure managed services)", () => {
+  it("renders the same plan as the stored one", async () => {
+    await expect(r.text).toMatchFileSnapshot("./plans/prod-azure.plan.txt");
+  });
+  it("creates the storage account with four containers, only the public one readable", () => {
+    const containers = r.plan.resources.filter((x) => x.type === "azure-native:storage:BlobContainer");
+    expect(containers).toHaveLength(4);
+    expect(containers.filter((c) => c.inputs.publicAccess === "Blob").map((c) => c.inputs.containerName)).toEqual(["public"]);
+    expect(at(r.values, "storage.provider")).toBe("AzureStorage");
+    expect(at(r.values, "document_converter.env.USE_CLOUDA")).toBe("true");
+    expect(at(r.values, "ultron.env.STORAGE_DISK")).toBe("azure");
+  });
+  it("uses PostgreSQL flexible servers, Redis and Cosmos DB privately; RabbitMQ stays in-cluster", () => {
+    const t = types(r.plan);
+    expect(t.filter((x) => x === "azure-native:dbforpostgresql:Server")).toHaveLength(2);
+    expect(t).toContain("azure-native:redis:Redis");
+    expect(t).toContain("azure-native:cosmosdb:DatabaseAccount");
+    for (const res of r.plan.resources.filter((x) => ["azure-native:redis:Redis", "azure-native:cosmosdb:DatabaseAccount"].includes(x.type))) {
+      expect(res.inputs.publicNetworkAccess).toBe("Disabled");
+    }
+    expect(at(r.values, "mq.enabled")).toBe(true);
+    expect(at(r.values, "externalMq.enabled")).toBe(false);
+    expect(at(r.values, "externalDocdb.enabled")).toBe(true);
+  });
+  it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
+    expect(r.valuesSecret).toBe(true);
+    expectNoPlaintextSecrets(r.plan);
+  });
+});
