@@ -15,7 +15,11 @@ function wrap(q: { query: PGlite["query"] }): Queryable {
 /** Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. */
 export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir);
+  return pgliteDb(await PGlite.create(dataDir));
+}
+
+/** The store interface over an open PGlite instance. */
+export function pgliteDb(pg: PGlite): Db {
   const base = wrap(pg);
   return {
     kind: "pglite",
