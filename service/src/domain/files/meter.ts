@@ -19,7 +19,8 @@ export class UploadMeter extends Transform {
   private textParts: string[] | undefined = [];
 
   constructor(private readonly maxBytes: number) {
-    super();
+    // Room for a few socket reads, so the parser and the blob writer rarely wait on each other.
+    super({ highWaterMark: 1024 * 1024 });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
