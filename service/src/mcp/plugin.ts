@@ -1,7 +1,8 @@
 /**
  * The MCP session registry on the instance (`app.mcpSessions`). A revoked key's sessions close
- * at once on every replica; on shutdown all sessions close before the HTTP server does, since
- * an open SSE stream would otherwise hold `app.close()` until the client hangs up.
+ * at once on every replica. On shutdown sessions close before the HTTP server does (an open SSE
+ * stream would hold `app.close()` until the client hangs up), each once its running tool calls
+ * finish or the drain deadline passes.
  */
 import fp from "fastify-plugin";
 import { SessionRegistry } from "./session-registry.js";
@@ -24,7 +25,7 @@ export default fp(
     const unsubscribe = app.apiKeys.onRevoked((keyId) => void sessions.closeKey(keyId));
     app.addHook("preClose", async () => {
       unsubscribe();
-      await sessions.closeAll();
+      await sessions.drain(app.drainDeadline);
     });
   },
   { name: "mcp-sessions", dependencies: ["api-keys"] },

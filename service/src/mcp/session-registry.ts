@@ -21,6 +21,8 @@ interface Entry {
   lastActive: number;
   /** Requests and tool calls under way; a session is never idle while one runs. */
   busy: number;
+  /** Called when `busy` drops to zero (a shutdown waits for it). */
+  onIdle?: () => void;
 }
 
 /** A held slot of a key's session budget: `commit` it with the session, or `release` it. */
@@ -106,6 +108,7 @@ export class SessionRegistry extends EventEmitter<{ closed: [id: string, reason:
       done = true;
       entry.busy--;
       entry.lastActive = this.now();
+      if (entry.busy === 0) entry.onIdle?.();
     };
   }
 
@@ -126,10 +129,23 @@ export class SessionRegistry extends EventEmitter<{ closed: [id: string, reason:
     await Promise.all(idle.map((e) => this.close(e.session.id, "idle")));
   }
 
-  /** Closes everything (app shutdown): open streams end so the HTTP server can close. */
-  async closeAll(): Promise<void> {
+  /**
+   * Shutdown: idle sessions close at once (their open streams would hold the HTTP server),
+   * sessions with a tool call under way close when it finishes, or when `deadline` aborts.
+   */
+  async drain(deadline: AbortSignal): Promise<void> {
     clearInterval(this.sweepTimer);
-    await Promise.all([...this.sessions.keys()].map((id) => this.close(id, "shutdown")));
+    await Promise.all(
+      [...this.sessions.values()].map(async (entry) => {
+        if (entry.busy > 0 && !deadline.aborted) {
+          await new Promise<void>((resolve) => {
+            entry.onIdle = resolve;
+            deadline.addEventListener("abort", () => resolve(), { once: true });
+          });
+        }
+        await this.close(entry.session.id, "shutdown");
+      }),
+    );
   }
 
   private async close(id: string, reason: string): Promise<void> {

@@ -93,4 +93,25 @@ describe("session registry", () => {
     expect(reg.size).toBe(1);
     expect(reg.get("b1")).toBeDefined();
   });
+
+  it("drains on shutdown: idle sessions close at once, busy ones when their work ends or at the deadline", async () => {
+    const reg = new SessionRegistry({ idleMs: 1000, maxPerKey: 5, now: () => now });
+    reg.reserve("k")!.commit(session("quiet", "k"));
+    reg.reserve("k")!.commit(session("working", "k"));
+    reg.reserve("k")!.commit(session("stuck", "k"));
+    const finish = reg.begin("working");
+    reg.begin("stuck");
+    const deadline = new AbortController();
+    const drained = reg.drain(deadline.signal);
+    await Promise.resolve();
+    expect(reg.get("quiet")).toBeUndefined();
+    expect(reg.size).toBe(2);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    expect(reg.get("working")).toBeUndefined();
+    expect(reg.get("stuck")).toBeDefined();
+    deadline.abort();
+    await drained;
+    expect(reg.size).toBe(0);
+  });
 });
