@@ -7,7 +7,7 @@ let t: TestApp;
 let base: string;
 let secret: string;
 beforeAll(async () => {
-  t = await buildTestApp("pglite", { PUBLIC_URL: "https://mcp.example.com" });
+  t = await buildTestApp("pglite", { PUBLIC_URL: "https://mcp.example.com", JSON_BODY_LIMIT: "64k" });
   base = await t.app.listen({ host: "127.0.0.1", port: 0 });
   ({ secret } = await t.createKey());
 });
@@ -69,6 +69,14 @@ describe("MCP transport rules", () => {
     const res = await post('{"jsonrpc":"2.0", "id": 1, "method": ');
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+  });
+
+  it("answers a body over the size limit with 413 and a JSON-RPC error", async () => {
+    const { sessionId } = await initialize();
+    const big = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "upload_text_file", arguments: { filename: "a", text: "x".repeat(70_000) } } };
+    const res = await post(big, { "mcp-session-id": sessionId });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
   });
 
   it("answers JSON that is not a JSON-RPC message with a JSON-RPC error", async () => {
