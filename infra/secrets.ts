@@ -46,10 +46,9 @@ export class Secrets extends pulumi.ComponentResource {
     super("agentport:secrets:Secrets", name, {}, opts);
     const s = args.spec;
     const parent = { parent: this };
-    const pick = (key: string, given: string | undefined, length: number, special = false): S =>
-      given
-        ? pulumi.secret(given)
-        : pulumi.secret(new RandomPassword(`${name}-${key}`, { length, special, overrideSpecial: "-_" }, parent).result);
+    // Letters and digits only: every consumer (URLs, AMQP, Redis AUTH) takes them unescaped.
+    const pick = (key: string, given: string | undefined, length: number): S =>
+      given ? pulumi.secret(given) : pulumi.secret(new RandomPassword(`${name}-${key}`, { length, special: false }, parent).result);
 
     this.jwtSecret = pick("jwt", s.jwt.secret, 64);
     this.publicLlmInternalSecret = pick("llm-internal", s.automation.env.PUBLIC_LLM_INTERNAL_SECRET ?? s.ultron.secret.PUBLIC_LLM_INTERNAL_SECRET, 32);

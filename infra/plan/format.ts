@@ -46,7 +46,9 @@ export function releaseValues(plan: Plan): { values: Record<string, unknown>; wa
 export function formatPlan(plan: Plan): string {
   const lines: string[] = [`Plan for stack '${plan.stack}' (offline: mocked providers, no credentials)`, ""];
   lines.push(`Resources (${plan.resources.length}):`);
-  for (const r of plan.resources) {
+  // Registration order varies run to run; a sorted list diffs cleanly.
+  const sorted = [...plan.resources].sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
+  for (const r of sorted) {
     lines.push(`  + ${r.type}  ${r.name}`);
     if (r.type === RELEASE) {
       const { values: _v, ...rest } = r.inputs;

@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadStackLimits } from "../../infra/limits.js";
+import { serviceSettings } from "../../infra/api/settings.js";
+import { STACKS, specOf } from "./fixtures.js";
+
+describe("stack limits for the load test", () => {
+  it("reads the reference defaults from a stack that sets none", () => {
+    expect(loadStackLimits("staging-aws")).toEqual({
+      connectTimeoutMs: 180000,
+      readTimeoutMs: 180000,
+      writeTimeoutMs: 180000,
+      clientBodyBufferSize: "5120k",
+      clientBodyBufferBytes: 5242880,
+      maxBodyBytes: 520 * 1024 ** 2,
+      jsonBodyLimitBytes: 5242880,
+      fileMaxBytes: 512 * 1024 ** 2,
+      heartbeatSeconds: 15,
+    });
+  });
+
+  it("reads the stack's own timeouts and body limits", () => {
+    expect(loadStackLimits("local")).toMatchObject({ readTimeoutMs: 60000, writeTimeoutMs: 60000, connectTimeoutMs: 180000 });
+    expect(loadStackLimits("onprem")).toMatchObject({ fileMaxBytes: 1024 ** 3, maxBodyBytes: 1100 * 1024 ** 2 });
+  });
+
+  it("derives a heartbeat below the read timeout when the stack sets a short one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "stacks-"));
+    writeFileSync(
+      join(dir, "Pulumi.tight.yaml"),
+      'config:\n  agentport:ingress:\n    annotations:\n      read-timeout: "8000"\n  agentport:gateway:\n    env:\n      client_body_buffer_size: 64k\n',
+    );
+    const limits = loadStackLimits("tight", dir);
+    expect(limits.heartbeatSeconds).toBe(4);
+    expect(limits.clientBodyBufferBytes).toBe(65536);
+    expect(limits.jsonBodyLimitBytes).toBe(65536);
+  });
+
+  it.each(STACKS)("gives the %s service a heartbeat below the gateway read timeout and the same limits", (stack) => {
+    const s = serviceSettings(specOf(stack));
+    const limits = loadStackLimits(stack);
+    expect(Number(s.env.HEARTBEAT_SECONDS) * 1000).toBeLessThan(limits.readTimeoutMs);
+    expect(Number(s.env.JSON_BODY_LIMIT)).toBe(limits.jsonBodyLimitBytes);
+    expect(Number(s.env.FILE_MAX_BYTES)).toBe(limits.fileMaxBytes);
+    expect(s.annotations["konghq.com/read-timeout"]).toBe(String(limits.readTimeoutMs));
+    expect(s.annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]).toBe(String(limits.readTimeoutMs / 1000));
+    expect(s.annotations["nginx.ingress.kubernetes.io/client-body-buffer-size"]).toBe(limits.clientBodyBufferSize);
+  });
+
+  it("gives the pod enough grace to drain streams after the pre-stop sleep", () => {
+    const s = serviceSettings(specOf("local"));
+    expect(s.terminationGracePeriodSeconds).toBeGreaterThan(Number(s.env.SHUTDOWN_GRACE_SECONDS));
+  });
+});

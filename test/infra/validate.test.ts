@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { readStackFile } from "../../infra/plan/stack-file.js";
+import { isSensitivePath } from "../../infra/stack/sensitive.js";
+import { validateStack, type Issue } from "../../infra/stack/validate.js";
+import { rawStack, STACKS } from "./fixtures.js";
+
+const issuesOf = (stack: string, edit: (raw: Record<string, any>) => void): Issue[] => {
+  const raw = rawStack(stack);
+  edit(raw);
+  const v = validateStack(raw);
+  return v.ok ? [] : v.issues;
+};
+const paths = (issues: Issue[]) => issues.map((i) => i.path);
+
+describe("stack validation", () => {
+  it.each(STACKS)("accepts the %s stack", (stack) => {
+    const v = validateStack(rawStack(stack));
+    expect(v.ok ? [] : v.issues).toEqual([]);
+  });
+
+  it("reports every problem at once, each by parameter path", () => {
+    const issues = issuesOf("local", (r) => {
+      r.company.language = "fr";
+      r.cache = { architecture: "cluster" };
+      r.docdb = { architecture: "sharded" };
+      r.smtp.service = { type: "Ingress", port: 70000 };
+      r.monitoring.opentelemetry = { samplerRatio: 1.5 };
+      r.monitoring.traces = { logLevel: "verbose" };
+      r.objstore.mode = "replicated";
+    });
+    expect(paths(issues)).toEqual(
+      expect.arrayContaining([
+        "company.language",
+        "cache.architecture",
+        "docdb.architecture",
+        "smtp.service.type",
+        "smtp.service.port",
+        "monitoring.opentelemetry.samplerRatio",
+        "monitoring.traces.logLevel",
+        "objstore.mode",
+      ]),
+    );
+    expect(issues.find((i) => i.path === "company.language")?.message).toMatch(/ja, en/);
+  });
+
+  it("rejects storage.provider outside S3, AzureStorage, Minio", () => {
+    expect(paths(issuesOf("local", (r) => (r.storage.provider = "GCS")))).toContain("storage.provider");
+  });
+
+  it("rejects a cloud-B region other than ap-northeast-1", () => {
+    const issues = issuesOf("staging-aws", (r) => (r.storage.secret.cloudb.REGION = "us-east-1"));
+    expect(issues).toContainEqual(expect.objectContaining({ path: "storage.secret.cloudb.REGION", message: expect.stringMatching(/ap-northeast-1/) }));
+  });
+
+  it("rejects fixed values changed: vector sslMode, objstore path style, a mq host with scheme or port", () => {
+    const issues = issuesOf("onprem", (r) => {
+      r.externalVectordb.sslMode = "require";
+      r.storage.secret = { objstore: { FORCE_PATH_STYLE: "false" } };
+      r.externalMq.host = "amqps://rabbitmq.corp:5671";
+    });
+    expect(paths(issues)).toEqual(expect.arrayContaining(["externalVectordb.sslMode", "storage.secret.objstore.FORCE_PATH_STYLE", "externalMq.host"]));
+  });
+
+  it("rejects placeholders left in used values, and ignores them in unused ones", () => {
+    const issues = issuesOf("local", (r) => {
+      r.company.name = "<REPLACE_WITH_YOUR_COMPANY_NAME>";
+      r.frontend.env.REACT_APP_CLIENT_ID = "PLACEHOLDER_VALUE";
+      r.auditLogs = { enabled: false, outputs: { clouda_blob: { env: { BLOB_KEY: "<REPLACE_WITH_YOUR_KEY>" } } } };
+    });
+    expect(issues).toContainEqual({ path: "company.name", message: expect.stringMatching(/placeholder/) });
+    expect(paths(issues)).toContain("frontend.env.REACT_APP_CLIENT_ID");
+    expect(paths(issues).filter((p) => p.startsWith("auditLogs"))).toEqual([]);
+  });
+
+  it("requires the vendor-supplied frontend values (their package default is PLACEHOLDER_VALUE)", () => {
+    const issues = issuesOf("local", (r) => delete r.frontend);
+    expect(paths(issues)).toEqual(expect.arrayContaining(["frontend.env.REACT_APP_CLIENT_ID", "frontend.env.REACT_APP_CLIENT_SECRET"]));
+  });
+
+  it.each([
+    ["external sqldb without host", "onprem", (r: any) => delete r.externalSqldb.host, "externalSqldb.host"],
+    ["external docdb without URI", "onprem", (r: any) => delete r.externalDocdb.mongodb_uri, "externalDocdb.mongodb_uri"],
+    ["S3 without bucket names", "staging-aws", (r: any) => delete r.storage.secret.cloudb.ULTRON_BUCKET, "storage.secret.cloudb.ULTRON_BUCKET"],
+    ["AzureStorage without containers", "prod-azure", (r: any) => delete r.storage.secret.clouda.PUBLIC_CONTAINER, "storage.secret.clouda.PUBLIC_CONTAINER"],
+    ["clouda mode without key", "prod-azure", (r: any) => delete r.llm.secretKeys.clouda.KEY, "llm.secretKeys.clouda.KEY"],
+    ["direct mode without API key", "local", (r: any) => delete r.llm.secretKeys.direct.API_KEY, "llm.secretKeys.direct.API_KEY"],
+    ["clouda translator without key", "prod-azure", (r: any) => delete r.credentials.translator.clouda.TRANSLATOR_TEXT_KEY, "credentials.translator.clouda.TRANSLATOR_TEXT_KEY"],
+    ["smtp on without hostname", "local", (r: any) => delete r.smtp.config.hostname, "smtp.config.hostname"],
+    ["no smtp and no mailer address", "staging-aws", (r: any) => delete r.mailer.smtp_settings.address, "mailer.smtp_settings.address"],
+    ["objstore console without domain", "onprem", (r: any) => delete r.ingress.objstore.console.domainName, "ingress.objstore.console.domainName"],
+    ["audit output without env", "prod-aws", (r: any) => delete r.auditLogs.outputs.cloudb_s3.env.BUCKET, "auditLogs.outputs.cloudb_s3.env.BUCKET"],
+    ["managed on aws without VPC", "staging-aws", (r: any) => delete r.cloud.aws.vpcId, "cloud.aws.vpcId"],
+    ["managed postgres on azure without delegated subnet", "prod-azure", (r: any) => delete r.cloud.azure.postgresSubnetId, "cloud.azure.postgresSubnetId"],
+    ["registry login without password", "local", (r: any) => delete r.registryCredentials.password, "registryCredentials.password"],
+    ["logs in azure without account", "prod-azure", (r: any) => delete r.monitoring.logs.storage.clouda.accountName, "monitoring.logs.storage.clouda.accountName"],
+  ])("rejects a missing conditional: %s", (_name, stack, edit, path) => {
+    const issues = issuesOf(stack, edit);
+    expect(issues).toContainEqual({ path, message: expect.stringMatching(/required/) });
+  });
+
+  it("says Azure has no managed RabbitMQ", () => {
+    const issues = issuesOf("prod-azure", (r) => (r.data.mq = "managed"));
+    expect(issues).toContainEqual({ path: "data.mq", message: expect.stringMatching(/no managed RabbitMQ/) });
+  });
+
+  it("refuses to open data services to the internet", () => {
+    expect(paths(issuesOf("staging-aws", (r) => (r.cloud.aws.clientCidrs = ["0.0.0.0/0"])))).toContain("cloud.aws.clientCidrs[0]");
+  });
+
+  it("rejects secrets that break the required equalities", () => {
+    const issues = issuesOf("local", (r) => {
+      r.automation = { env: { PUBLIC_LLM_INTERNAL_SECRET: "a".repeat(32) } };
+      r.ultron = { secret: { PUBLIC_LLM_INTERNAL_SECRET: "b".repeat(32) } };
+      r.credentials.graphql = { GRAPHQL_ADMIN_SECRET: "c".repeat(32) };
+      r.credentials.boost = { SERVICE_BOOST_AUTO_API_KEY: "d".repeat(32) };
+    });
+    expect(paths(issues)).toEqual(expect.arrayContaining(["ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", "credentials.boost.SERVICE_BOOST_AUTO_API_KEY"]));
+  });
+
+  it("rejects a heartbeat at or above the gateway read timeout, and a body limit below the file limit", () => {
+    const issues = issuesOf("local", (r) => {
+      r.api.heartbeatSeconds = 60;
+      r.gateway = { env: { client_max_body_size: "100m" } };
+    });
+    expect(paths(issues)).toEqual(expect.arrayContaining(["api.heartbeatSeconds", "gateway.env.client_max_body_size"]));
+  });
+
+  it("rejects unknown keys, so a typo is not silently ignored", () => {
+    const issues = issuesOf("local", (r) => {
+      r.company.langauge = "en";
+      r.monitorng = {};
+    });
+    expect(issues).toEqual(expect.arrayContaining([{ path: "company.langauge", message: "unknown parameter" }, { path: "monitorng", message: "unknown top-level key" }]));
+  });
+
+  it("rejects a storage setting that disagrees with storage.provider", () => {
+    const issues = issuesOf("staging-aws", (r) => (r.ultron = { env: { STORAGE_DISK: "minio" } }));
+    expect(paths(issues)).toContain("ultron.env.STORAGE_DISK");
+  });
+
+  it.each(STACKS)("stack %s gives every sensitive parameter only as a secure: value", (stack) => {
+    const file = readStackFile(stack);
+    const plain: string[] = [];
+    const walk = (v: unknown, path: string) => {
+      if (typeof v === "string") {
+        if (!v.startsWith("secret-standin:") && isSensitivePath(path)) plain.push(path);
+      } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+    };
+    for (const [key, value] of Object.entries(file.config)) if (key.startsWith("agentport:")) walk(value, key.slice("agentport:".length));
+    expect(plain).toEqual([]);
+  });
+});
