@@ -70,7 +70,7 @@ describe("ask tools for llm agents", () => {
   it("returns an upstream failure as an isError result that leaks nothing", async () => {
     const result = await client.callTool({ name: "ask_failing", arguments: { question: "hi" } });
     expect(result.isError).toBe(true);
-    expect(firstText(result)).toMatch(/failed/);
+    expect(firstText(result)).toMatch(/^Asking "failing" failed: The agent.s upstream model failed/);
     expect(firstText(result)).not.toContain("sk-upstream-secret");
   });
 
