@@ -98,6 +98,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<LocalTarget>
       silentModel: "agentport/loadtest-silent",
       silenceMs,
       blobDir: services[0].blobDir,
+      gatewayErrorLog: gateway.errorLog,
       describe: `local: service pid ${services[0].pid} (+ no-heartbeat pid ${services[1].pid}) behind nginx pid ${gateway.pid} on ${baseUrl}`,
     };
     return { target, gateway, services, stop };

@@ -69,7 +69,9 @@ export async function main(argv: string[]): Promise<number> {
   process.once("SIGTERM", onSignal);
   try {
     let target: Target;
+    let setupMs: number | null = null;
     if (opts.mode === "local") {
+      const t0 = performance.now();
       progress.update("starting the service and nginx");
       try {
         local = await startLocalTarget({ limits: effective, http, streamTokens: opts.streamTokens, tokenIntervalMs: opts.tokenIntervalMs, nginx: opts.nginx });
@@ -79,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
       target = local.target;
+      setupMs = Math.round(performance.now() - t0);
     } else target = remoteTarget(opts, http);
 
     const report = await runScenarios({
@@ -99,13 +102,14 @@ export async function main(argv: string[]): Promise<number> {
       },
       maxDurationSeconds: opts.maxDurationSeconds,
       ceiling,
+      setupMs,
       progress: (t) => progress.update(t),
     });
     progress.done();
     process.stdout.write(`${renderSummary(report)}\n`);
     if (opts.json) write(opts.json, JSON.stringify(report, null, 2));
     if (opts.html) write(opts.html, renderHtml(report));
-    if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-10).join("\n")}\n`);
+    if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`);
     return report.passed ? 0 : 1;
   } finally {
     process.off("SIGINT", onSignal);

@@ -27,6 +27,8 @@ export interface RunReport {
   effectiveLimits: Limits;
   budget: Omit<Budget, "deadline"> & { maxDurationSeconds: number };
   ceiling: Ceiling | null;
+  /** Time to start the local target (service instances and gateway), ms; null for a deployed target. */
+  setupMs: number | null;
   scenarios: ScenarioResult[];
   samples: Sample[];
   interChunkMs: number[];
@@ -44,6 +46,7 @@ export interface RunInput {
   budget: Omit<Budget, "deadline">;
   maxDurationSeconds: number;
   ceiling: Ceiling | null;
+  setupMs: number | null;
   progress: (text: string) => void;
 }
 
@@ -75,6 +78,7 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
     effectiveLimits: input.effectiveLimits,
     budget: { ...input.budget, maxDurationSeconds: input.maxDurationSeconds },
     ceiling: input.ceiling,
+    setupMs: input.setupMs,
     scenarios: results,
     samples: recorder.samples,
     interChunkMs: recorder.interChunkMs,

@@ -28,7 +28,7 @@ export function renderSummary(r: RunReport): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
   const out = [
-    `agentport load test — ${r.target}`,
+    `agentport load test — ${r.target}${r.setupMs === null ? "" : ` (up in ${formatMs(r.setupMs)})`}`,
     `limits (${r.limitsSource}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${limitsLine(r)}`,
     ceilingLine(r),
     "",

@@ -44,6 +44,8 @@ export interface Target {
   /** Synthetic agent silent for longer than the read timeout before its first token. */
   silentModel?: string;
   silenceMs?: number;
+  /** Local mode: the gateway's error log so far (nginx notes each body spilled to disk). */
+  gatewayErrorLog?: () => string;
   /** Local mode: directory of the service's blobs, to prove nothing was left behind. */
   blobDir?: string;
   describe: string;

@@ -36,7 +36,7 @@ export function jsonLimit(): void {
 export function uploadLimits(): void {
   const before = listAll();
   const kept: string[] = [];
-  for (const [label, size] of [["below", Math.floor(limits.clientBodyBufferBytes / 2)], ["above", limits.clientBodyBufferBytes + 512 * 1024]] as const) {
+  for (const [label, size] of [["below", Math.floor(limits.clientBodyBufferBytes / 2)], ["above", Math.floor(limits.clientBodyBufferBytes * 1.25) + 512 * 1024]] as const) {
     if (size > limits.fileMaxBytes) continue;
     const up = upload(size, `buffer-${label}.bin`, "files.upload-buffer");
     if (up.id) kept.push(up.id);

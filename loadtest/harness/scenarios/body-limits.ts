@@ -11,6 +11,8 @@ import { chatBodyOfSize, streamChat } from "../stream-client.js";
 import type { Check, RunContext, Scenario, ScenarioOutcome } from "../types.js";
 
 const MiB = 1024 * 1024;
+/** nginx logs this warning each time a request body exceeds client_body_buffer_size. */
+const spills = (log?: () => string) => (log ? log().split("client request body is buffered to a temporary file").length - 1 : 0);
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
 const idOf = (u: UploadResult) => (u.body as { id?: string } | undefined)?.id;
 const who = (body: unknown) => (isErrorEnvelope(body) ? "service (OpenAI envelope)" : "gateway (no envelope)");
@@ -72,14 +74,18 @@ async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<st
 
   // Either side of the gateway's body buffer: both must be accepted, byte for byte.
   const buffer = limits.clientBodyBufferBytes;
-  const sizes = { below: Math.floor(buffer / 2), above: buffer + MiB / 2 };
+  // nginx keeps a body of up to 1.25 × client_body_buffer_size in memory when its length is
+  // known (it over-allocates by a quarter): "above" must clear that to reach the spill path.
+  const sizes = { below: Math.floor(buffer / 2), above: Math.floor(buffer * 1.25) + MiB / 2 };
   for (const [side, size] of Object.entries(sizes)) {
     if (size > limits.fileMaxBytes) {
       checks.push({ name: `upload ${side} the gateway buffer`, ok: true, detail: `skipped: ${size} B exceeds the file limit` });
       continue;
     }
     ctx.progress(`body-limits: upload ${size} B (${side} the ${limits.clientBodyBufferSize} buffer)`);
+    const spillsBefore = spills(target.gatewayErrorLog);
     const up = await files.upload(size, `buffer-${side}.bin`);
+    const spilled = spills(target.gatewayErrorLog) - spillsBefore;
     record(up, "files.upload-size");
     const id = idOf(up);
     if (id) ours.push(id);
@@ -90,6 +96,15 @@ async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<st
       detail: `status ${up.status}${up.error ? ` (${up.error})` : ""}, download ${down ? (down.sha256 === up.sha256 ? "matches" : "differs") : "n/a"}`,
     });
     figures[`upload_${side}_buffer_status`] = up.status;
+    if (target.gatewayErrorLog) {
+      figures[`upload_${side}_buffer_spilled`] = spilled > 0;
+      // Proves the buffer is the stack's: only the larger body goes to a temp file.
+      checks.push({
+        name: `gateway ${side === "above" ? "spilled" : "kept in memory"} the body ${side} its buffer`,
+        ok: side === "above" ? spilled > 0 : spilled === 0,
+        detail: `${spilled} spill notice(s) in the gateway's log`,
+      });
+    }
   }
 
   const max = limits.fileMaxBytes;

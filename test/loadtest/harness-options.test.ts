@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { parseHarnessArgs } from "../../loadtest/harness/args.js";
+import { k6Env } from "../../loadtest/harness/k6-env.js";
+import { resolveLimits } from "../../loadtest/harness/limits-source.js";
+
+describe("harness options", () => {
+  it("--local defaults to the local stack; flags override the stack's limits", () => {
+    const opts = parseHarnessArgs(["--local", "--read-timeout-ms", "1000", "--client-body-buffer-size", "64k", "--file-max-bytes", "8m"]);
+    expect(opts.stack).toBe("local");
+    const { limits, source } = resolveLimits(opts.stack, undefined, opts.overrides);
+    expect(limits).toMatchObject({ readTimeoutMs: 1000, writeTimeoutMs: 60_000, clientBodyBufferSize: "64k", clientBodyBufferBytes: 65536, fileMaxBytes: 8 * 1024 * 1024 });
+    expect(source).toBe("stack local + flags (readTimeoutMs, clientBodyBufferSize, clientBodyBufferBytes, fileMaxBytes)");
+  });
+
+  it("without a stack, a deployed target is checked against the package defaults", () => {
+    const opts = parseHarnessArgs(["--target", "https://api.example.com/", "--key", "ap-x"]);
+    expect(opts.target).toBe("https://api.example.com");
+    const { limits, source } = resolveLimits(opts.stack, undefined, opts.overrides);
+    expect(source).toBe("package defaults");
+    expect(limits).toMatchObject({ readTimeoutMs: 180_000, clientBodyBufferBytes: 5120 * 1024, heartbeatSeconds: 15 });
+  });
+
+  it("refuses contradictory or malformed flags with a message naming the flag", () => {
+    expect(() => parseHarnessArgs([])).toThrow(/--local/);
+    expect(() => parseHarnessArgs(["--local", "--target", "http://x"])).toThrow(/exclude/);
+    expect(() => parseHarnessArgs(["--target", "http://127.0.0.1:1", "--key", "k", "--time-scale", "0.1"])).toThrow(/--local only/);
+    expect(() => parseHarnessArgs(["--local", "--file-max-bytes", "lots"])).toThrow(/--file-max-bytes/);
+    expect(() => parseHarnessArgs(["--local", "--scenarios", "streaming,nope"])).toThrow(/unknown scenario 'nope'/);
+    expect(() => parseHarnessArgs(["--target", "http://x/v1", "--key", "k"])).toThrow(/origin/);
+    expect(() => parseHarnessArgs(["--local", "--member-token", "t"])).toThrow(/go together/);
+  });
+
+  it("--k6-env prints the stack's limits for the k6 scripts, never a key", () => {
+    const { limits } = resolveLimits("local", undefined, {});
+    const env = k6Env({ limits, baseUrl: "https://api.example.com" });
+    expect(env).toMatchObject({
+      BASE_URL: "https://api.example.com",
+      READ_TIMEOUT_MS: "60000",
+      HEARTBEAT_SECONDS: "15",
+      CLIENT_BODY_BUFFER_BYTES: String(5120 * 1024),
+      FILE_MAX_BYTES: String(512 * 1024 * 1024),
+      STREAM_MODEL: "agentport/synthetic-20",
+    });
+    expect(Object.keys(env)).not.toContain("API_KEY");
+  });
+});
