@@ -2,7 +2,9 @@
  * The limits a run verifies: the stack file's (or the deployment package's defaults), then
  * any flag on top — flags always win, so the harness works with or without a stack file.
  */
-import { deriveLimits, loadStackLimits } from "../../infra/limits.js";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { deriveLimits, loadStackLimits, STACKS_DIR } from "../../infra/limits.js";
 import type { Limits } from "../gateway/limits.js";
 
 export interface ResolvedLimits {
@@ -12,8 +14,15 @@ export interface ResolvedLimits {
 }
 
 export function resolveLimits(stack: string | undefined, stacksDir: string | undefined, overrides: Partial<Limits>): ResolvedLimits {
+  if (stack) assertStackExists(stack, stacksDir ?? STACKS_DIR);
   const base = stack ? loadStackLimits(stack, stacksDir) : deriveLimits({});
   const flagged = Object.keys(overrides);
   const source = [stack ? `stack ${stack}` : "package defaults", flagged.length ? `flags (${flagged.join(", ")})` : ""].filter(Boolean).join(" + ");
   return { limits: { ...base, ...overrides }, source };
+}
+
+function assertStackExists(stack: string, dir: string): void {
+  if (existsSync(join(dir, `Pulumi.${stack}.yaml`))) return;
+  const known = existsSync(dir) ? readdirSync(dir).flatMap((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1] ?? []) : [];
+  throw new Error(`no stack '${stack}' (stack files: ${known.length ? known.join(", ") : "none"})`);
 }
