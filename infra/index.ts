@@ -3,50 +3,21 @@
  * stack config. Composes the components and exports the stack outputs.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ResourceGroup } from "@pulumi/azure-native/resources/index.js";
 import { ApiService } from "./api/service.js";
 import { databaseUrl } from "./api/settings.js";
+import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
-import { AwsDataServices } from "./data/aws.js";
-import { AzureDataServices } from "./data/azure.js";
-import type { ManagedEndpoints } from "./data/types.js";
-import { serviceHost } from "./platform/values/defaults.js";
+import { createManagedData } from "./data/index.js";
 import { PlatformRelease } from "./platform/release.js";
 import { Secrets } from "./secrets.js";
-import { AzureStorage } from "./storage/azure.js";
-import { ObjstoreStorage } from "./storage/objstore.js";
-import { S3Storage } from "./storage/s3.js";
-import type { StorageOutputs } from "./storage/types.js";
+import { createStorage } from "./storage/index.js";
 import { platformUrls } from "./urls.js";
 
 const spec = loadConfig();
 const secrets = new Secrets("secrets", { spec });
-
-const azure = spec.cloud.provider === "azure";
-const group = azure
-  ? new ResourceGroup("group", { resourceGroupName: spec.cloud.azure.resourceGroupName, location: spec.cloud.azure.location, tags: spec.cloud.azure.tags })
-  : undefined;
-
-const storage: StorageOutputs =
-  spec.storage.provider === "S3"
-    ? new S3Storage("storage", { cloudb: spec.storage.secret.cloudb, tags: spec.cloud.aws.tags })
-    : spec.storage.provider === "AzureStorage"
-      ? new AzureStorage("storage", { clouda: spec.storage.secret.clouda, resourceGroupName: group!.name, location: spec.cloud.azure.location, tags: spec.cloud.azure.tags })
-      : new ObjstoreStorage("storage", {
-          settings: spec.storage.secret.objstore,
-          component: spec.objstore,
-          accessKey: secrets.objstoreAccessKey,
-          secretKey: secrets.objstoreSecretKey,
-          rootPassword: secrets.objstoreRootPassword,
-          endpoint: `http://${serviceHost(spec.platform.releaseName, spec.platform.namespace, "objstore")}:9000`,
-        });
-
-const anyManaged = Object.values(spec.data).includes("managed");
-const managed: ManagedEndpoints = !anyManaged
-  ? {}
-  : azure
-    ? new AzureDataServices("data", { spec, secrets, resourceGroupName: group!.name }).endpoints
-    : new AwsDataServices("data", { spec, secrets }).endpoints;
+const resourceGroup = await createResourceGroup("group", spec);
+const storage = await createStorage("storage", spec, secrets, resourceGroup);
+const managed = await createManagedData("data", spec, secrets, resourceGroup);
 
 const platform = new PlatformRelease("platform", { spec, values: { secrets, storage, managed } });
 

@@ -1,0 +1,16 @@
+/** Creates the managed data services of the stack's cloud, if any service is managed. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { StackSpec } from "../config.js";
+import type { Secrets } from "../secrets.js";
+import type { ManagedEndpoints } from "./types.js";
+
+export async function createManagedData(name: string, spec: StackSpec, secrets: Secrets, resourceGroupName?: pulumi.Input<string>): Promise<ManagedEndpoints> {
+  if (!Object.values(spec.data).includes("managed")) return {};
+  if (spec.cloud.provider === "azure") {
+    const { AzureDataServices } = await import("./azure.js");
+    if (!resourceGroupName) throw new Error("managed data services on Azure need the resource group");
+    return new AzureDataServices(name, { spec, secrets, resourceGroupName }).endpoints;
+  }
+  const { AwsDataServices } = await import("./aws.js");
+  return new AwsDataServices(name, { spec, secrets }).endpoints;
+}
