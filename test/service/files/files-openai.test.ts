@@ -100,6 +100,11 @@ describe.each(MATRIX)("files with the openai client (%s blobs, %s)", (blobKind, 
     expect(full.headers.get("accept-ranges")).toBe("bytes");
     expect(await full.text()).toBe(text.toString());
 
+    const head = await fetch(`${baseURL}/files/${f.id}/content`, { method: "HEAD", headers: auth });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe("20");
+    expect(await head.text()).toBe("");
+
     const part = await fetch(`${baseURL}/files/${f.id}/content`, { headers: { ...auth, range: "bytes=5-9" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe("bytes 5-9/20");

@@ -43,27 +43,33 @@ export default async function filesRoutes(app: FastifyInstance) {
     return { id: file_id, object: "file" as const, deleted: true };
   });
 
-  app.get("/files/:file_id/content", { schema: { params: FileParams } }, async (request, reply) => {
-    const { file_id } = request.params as { file_id: string };
-    const file = await app.files.get(request.auth.projectId, file_id);
-    if (!file) throw notFound("file", file_id, "file_id");
-    const etag = `"${file.sha256}"`;
-    const ifRange = request.headers["if-range"];
-    const range = ifRange && ifRange !== etag ? undefined : parseRange(request.headers.range, file.bytes);
-    if (range === "unsatisfiable") {
-      void reply.header("content-range", `bytes */${file.bytes}`);
-      throw rangeNotSatisfiable(file.bytes);
-    }
-    void reply
-      .header("content-type", file.mimeType)
-      .header("content-disposition", contentDisposition(file.filename))
-      .header("accept-ranges", "bytes")
-      .header("etag", etag)
-      .header("repr-digest", `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:`)
-      .header("content-length", range ? range.end - range.start + 1 : file.bytes);
-    if (range) void reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${file.bytes}`);
-    // HEAD gets the headers without opening the blob.
-    if (request.method === "HEAD") return reply.send();
-    return reply.send(await app.files.open(file, range));
+  // HEAD declared here: Fastify's automatic HEAD route would read the whole blob to discard it.
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/files/:file_id/content",
+    schema: { params: FileParams },
+    handler: async (request, reply) => {
+      const { file_id } = request.params as { file_id: string };
+      const file = await app.files.get(request.auth.projectId, file_id);
+      if (!file) throw notFound("file", file_id, "file_id");
+      const etag = `"${file.sha256}"`;
+      const ifRange = request.headers["if-range"];
+      const range = ifRange && ifRange !== etag ? undefined : parseRange(request.headers.range, file.bytes);
+      if (range === "unsatisfiable") {
+        void reply.header("content-range", `bytes */${file.bytes}`);
+        throw rangeNotSatisfiable(file.bytes);
+      }
+      void reply
+        .header("content-type", file.mimeType)
+        .header("content-disposition", contentDisposition(file.filename))
+        .header("accept-ranges", "bytes")
+        .header("etag", etag)
+        .header("repr-digest", `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:`)
+        .header("content-length", range ? range.end - range.start + 1 : file.bytes);
+      if (range) void reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${file.bytes}`);
+      // HEAD gets the headers without opening the blob.
+      if (request.method === "HEAD") return reply.send();
+      return reply.send(await app.files.open(file, range));
+    },
   });
 }
