@@ -72,7 +72,7 @@ describe("npm run loadtest -- --local (through nginx, time-scaled)", () => {
     expect(f.live_ttft_ms).toBeGreaterThan(1200);
     expect(f.live_heartbeats).toBeGreaterThan(0);
     expect(f.control_cut).toBe(true);
-    expect(f.control_silent_before_cut_ms).toBeGreaterThanOrEqual(1080);
+    expect(f.control_silent_before_cut_ms).toBeGreaterThanOrEqual(900);
     expect(f.control_silent_before_cut_ms).toBeLessThanOrEqual(2300);
   });
 
