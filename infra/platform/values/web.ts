@@ -34,7 +34,6 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
       objstore: i.objstore,
       dashboards: sub("dashboards"),
       metrics: sub("metrics"),
-      graphqlConsole: { enabled: s.graphql.env.ENABLE_CONSOLE === "true", path: "/graphql/console" },
     },
     storage: {
       provider: storage.provider,
