@@ -12,6 +12,7 @@ import { Agent, request } from "undici";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { openStore } from "../src/store/open.js";
+import { answerCpuQuestions } from "./lib/children.js";
 
 export interface ChatServers {
   app: string;
@@ -71,5 +72,6 @@ proxy.post("/v1/chat/completions", async (req, reply) => {
 await proxy.listen({ port: 0, host: "127.0.0.1" });
 
 const info: ChatServers = { app: url(app), bare: url(bare), proxy: url(proxy), key: secret };
+answerCpuQuestions();
 process.send!(info);
 process.on("SIGTERM", () => process.exit(0));

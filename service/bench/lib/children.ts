@@ -5,7 +5,19 @@ import { once } from "node:events";
 export interface Child<T> {
   info: T;
   process: ChildProcess;
+  /** CPU time the child has used so far, in microseconds (user + system). */
+  cpu(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** Call in a child: answers the parent's CPU-time questions. */
+export function answerCpuQuestions(): void {
+  process.on("message", (m) => {
+    if (m === "cpu") {
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpu: user + system });
+    }
+  });
 }
 
 /** Starts a TypeScript module as a child; it reports what it listens on with `process.send(info)`. */
@@ -22,6 +34,11 @@ export async function startChild<T>(module: URL, env: Record<string, string> = {
   return {
     info,
     process: child,
+    async cpu() {
+      child.send("cpu");
+      const [answer] = (await once(child, "message")) as [{ cpu: number }];
+      return answer.cpu;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");

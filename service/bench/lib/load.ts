@@ -16,6 +16,8 @@ export interface LoadResult {
   p99: number;
   /** Non-2xx responses and socket errors: a run with any is not a valid figure. */
   failures: number;
+  /** Responses completed. */
+  requests: number;
 }
 
 export async function load(opts: LoadOptions): Promise<LoadResult> {
@@ -35,5 +37,6 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors,
+    requests: result.requests.total,
   };
 }

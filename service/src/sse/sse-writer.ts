@@ -3,8 +3,9 @@
  * `: keep-alive` comments whenever the stream has been silent for the heartbeat interval,
  * backpressure (wait for `drain`), and a `signal` aborted when the client goes away.
  *
- * Events produced in the same tick leave in one write (one chunk, one syscall): an agent that
- * yields many deltas at once costs one write, a paced one still sends each delta at once.
+ * Events produced in the same turn of the event loop leave in one write (one chunk, one syscall):
+ * an agent that yields many deltas at once costs one write, a paced one still sends each delta
+ * as it comes (the turn ends before any timer or further I/O is waited for).
  */
 import type { ServerResponse } from "node:http";
 
@@ -13,12 +14,14 @@ const HEARTBEAT = ": keep-alive\n\n";
 export interface SseWriterOptions {
   /** Silence after which a heartbeat comment is written, in milliseconds. */
   heartbeatMs: number;
+  /** Stopped when the client disconnects before the stream ended. */
+  onClientGone: { stop(): void };
   /** Extra response headers (e.g. the request id). */
   headers?: Record<string, string | number | string[] | undefined>;
 }
 
 export class SseWriter {
-  private readonly abort = new AbortController();
+  private clientGone = false;
   private readonly heartbeat: NodeJS.Timeout;
   private pending = "";
   private flushing?: Promise<void>;
@@ -37,30 +40,28 @@ export class SseWriter {
     });
     res.once("close", () => {
       clearInterval(this.heartbeat);
-      if (!res.writableFinished) this.abort.abort();
+      if (res.writableFinished) return;
+      this.clientGone = true;
+      opts.onClientGone.stop();
     });
     this.heartbeat = setInterval(() => this.res.write(HEARTBEAT), opts.heartbeatMs);
     this.heartbeat.unref();
   }
 
-  /** Aborted when the client disconnects before the stream ended. */
-  get signal(): AbortSignal {
-    return this.abort.signal;
-  }
-
+  /** True once the client has gone or the response has ended: nothing more can be written. */
   get closed(): boolean {
-    return this.abort.signal.aborted || this.res.writableEnded;
+    return this.clientGone || this.res.writableEnded;
   }
 
   /**
-   * Queues one `data:` event (payload already serialized) for this tick's write. Returns false
+   * Queues one `data:` event (payload already serialized) for this turn's write. Returns false
    * when the socket buffer is full: the caller awaits `drained()` before producing more.
    */
   data(payload: string): boolean {
     if (this.closed) return false;
     if (this.pending === "") {
       this.flushing = new Promise((resolve) => (this.resolveFlush = resolve));
-      process.nextTick(() => this.flush());
+      setImmediate(() => this.flush());
     }
     this.pending += `data: ${payload}\n\n`;
     if (this.pending.length > 65_536) this.flush();

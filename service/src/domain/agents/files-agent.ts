@@ -34,7 +34,6 @@ export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOpt
       let used = 0;
       let truncated = false;
       for (const piece of pieces(text)) {
-        if (ctx.signal.aborted) return;
         const cost = estimateTokens(piece);
         if (used + cost > budget) {
           truncated = true;

@@ -9,21 +9,28 @@ import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest } from "./
 
 const WORDS = ["Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit,", "sed", "do"];
 const token = (i: number) => (i === 0 ? WORDS[0] : " " + WORDS[i % WORDS.length]);
+const text = (count: number) => Array.from({ length: count }, (_, i) => token(i)).join("");
 
 export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
   const interval = spec.interval_ms ?? 0;
   const silence = spec.silence_ms ?? 0;
+  // The whole answer, prepared once for non-streaming callers (when it is a reasonable size).
+  const whole = spec.tokens <= 4096 ? text(spec.tokens) : undefined;
   return {
     ...info,
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
       const limit = request.max_tokens ?? Infinity;
       const count = Math.min(spec.tokens, limit);
-      if (request.tools?.length) ctx.log.info({ agent: info.id }, "synthetic agent ignores tools");
       if (silence > 0) await sleep(silence, undefined, { signal: ctx.signal });
-      for (let i = 0; i < count; i++) {
-        if (i > 0 && interval > 0) await sleep(interval, undefined, { signal: ctx.signal });
-        if (ctx.signal.aborted) return;
-        yield { type: "content", text: token(i) };
+      if (request.stream === false && interval === 0) {
+        // A caller collecting the whole answer gets it in one piece: same text, fewer hops.
+        yield { type: "content", text: count === spec.tokens && whole ? whole : text(count) };
+      } else {
+        for (let i = 0; i < count; i++) {
+          // A caller that stops wants no more: paced waits end on its signal, and it stops iterating.
+          if (i > 0 && interval > 0) await sleep(interval, undefined, { signal: ctx.signal });
+          yield { type: "content", text: token(i) };
+        }
       }
       yield { type: "usage", promptTokens: promptTokens(request.messages), completionTokens: count };
       yield { type: "finish", reason: count < spec.tokens ? "length" : "stop" };

@@ -4,12 +4,13 @@ import { ApiError, modelNotFound, unavailable } from "../../../../errors.js";
 import { toChatRequest } from "./chat-request.js";
 import { completionId } from "./chunks.js";
 import { collect } from "./collect.js";
-import { ChatBody } from "./schema.js";
-import { stopOnDeadline } from "./stop-signal.js";
+import { ChatBody, ChatCompletion } from "./schema.js";
+import { agentContext } from "./agent-context.js";
+import { Stopper } from "./stop-signal.js";
 import { streamCompletion } from "./stream.js";
 
 export default async function chatCompletionsRoutes(app: FastifyInstance) {
-  app.post("/chat/completions", { schema: { body: ChatBody } }, async (request, reply) => {
+  app.post("/chat/completions", { schema: { body: ChatBody, response: { 200: ChatCompletion } } }, async (request, reply) => {
     const body = request.body as ChatBody;
     const agent = app.agents.resolve(request.auth.projectId, body.model);
     if (!agent) throw modelNotFound(body.model);
@@ -17,11 +18,11 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
     if (body.stream === true) return streamCompletion(request, reply, agent, chat, body.model, body.stream_options?.include_usage === true);
 
     // The agent stops when the client leaves or the shutdown deadline passes.
-    const { controller: stop, release } = stopOnDeadline(app.drainDeadline);
-    const onClose = () => reply.raw.writableFinished || stop.abort();
+    const stop = new Stopper(app.drainDeadline);
+    const onClose = () => reply.raw.writableFinished || stop.stop();
     reply.raw.once("close", onClose);
     try {
-      const result = await collect(agent.run(chat, { projectId: request.auth.projectId, signal: stop.signal, log: request.log }));
+      const result = await collect(agent.run(chat, agentContext(request, stop)));
       return {
         id: completionId(),
         object: "chat.completion",
@@ -45,14 +46,14 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
       };
     } catch (err) {
       if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
-      if (stop.signal.aborted && !(err instanceof ApiError)) {
+      if (stop.aborted && !(err instanceof ApiError)) {
         request.log.info({ agent: agent.id }, "client closed the request");
         return reply.hijack();
       }
       throw err;
     } finally {
       reply.raw.off("close", onClose);
-      release();
+      stop.release();
     }
   });
 }

@@ -65,3 +65,26 @@ export type ChatBody = Static<typeof ChatBody>;
 export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "response_format"] as const;
 /** Fields forwarded untouched to an `llm` agent's upstream. */
 export const PASSTHROUGH = ["parallel_tool_calls", "response_format", "seed", "presence_penalty", "frequency_penalty", "reasoning_effort", "max_completion_tokens"] as const;
+
+/** The non-streaming answer (a response schema also lets Fastify serialize it fast). */
+export const ChatCompletion = Type.Object({
+  id: Type.String(),
+  object: Type.Literal("chat.completion"),
+  created: Type.Integer(),
+  model: Type.String(),
+  system_fingerprint: Type.Null(),
+  choices: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      message: Type.Object({
+        role: Type.Literal("assistant"),
+        content: Type.Union([Type.String(), Type.Null()]),
+        refusal: Type.Null(),
+        tool_calls: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+      }),
+      logprobs: Type.Null(),
+      finish_reason: Type.String(),
+    }),
+  ),
+  usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+});

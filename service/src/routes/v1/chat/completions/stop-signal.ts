@@ -1,22 +1,45 @@
 /**
- * One AbortController per chat request, aborted when the shutdown deadline passes. The deadline
- * gets a single listener for all requests (not one each: thousands of streams would pile up).
+ * Stops one chat request's agent: when the client leaves, or when the shutdown deadline passes.
+ * The AbortController behind `signal` is made only if an agent asks for it (most fast answers
+ * never do), and the deadline has one listener for all requests, not one each.
  */
-const live = new WeakMap<AbortSignal, Set<AbortController>>();
+const live = new WeakMap<AbortSignal, Set<Stopper>>();
 
-export function stopOnDeadline(deadline: AbortSignal): { controller: AbortController; release(): void } {
-  const controller = new AbortController();
-  if (deadline.aborted) {
-    controller.abort();
-    return { controller, release() {} };
+export class Stopper {
+  private controller?: AbortController;
+  private stopped = false;
+  private readonly peers: Set<Stopper>;
+
+  constructor(deadline: AbortSignal) {
+    let peers = live.get(deadline);
+    if (!peers) {
+      const all = new Set<Stopper>();
+      deadline.addEventListener("abort", () => all.forEach((s) => s.stop()), { once: true });
+      live.set(deadline, all);
+      peers = all;
+    }
+    this.peers = peers;
+    if (deadline.aborted) this.stopped = true;
+    else peers.add(this);
   }
-  let set = live.get(deadline);
-  if (!set) {
-    const controllers = new Set<AbortController>();
-    deadline.addEventListener("abort", () => controllers.forEach((c) => c.abort()), { once: true });
-    live.set(deadline, controllers);
-    set = controllers;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.stopped) this.controller.abort();
+    return this.controller.signal;
   }
-  set.add(controller);
-  return { controller, release: () => set.delete(controller) };
+
+  get aborted(): boolean {
+    return this.stopped;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.controller?.abort();
+  }
+
+  /** The request is over: forget it. */
+  release(): void {
+    this.peers.delete(this);
+  }
 }

@@ -7,8 +7,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, internalError, unavailable } from "../../../../errors.js";
 import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
 import { SseWriter } from "../../../../sse/sse-writer.js";
+import { agentContext } from "./agent-context.js";
 import { ChunkWriter, completionId, type Usage } from "./chunks.js";
-import { stopOnDeadline } from "./stop-signal.js";
+import { Stopper } from "./stop-signal.js";
 
 export async function streamCompletion(
   request: FastifyRequest,
@@ -21,16 +22,15 @@ export async function streamCompletion(
   const { heartbeatSeconds } = request.server.config;
   const deadline = request.server.drainDeadline;
   reply.hijack();
-  const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders() });
+  // One controller stops the agent: the client leaving or the shutdown deadline aborts it.
+  const stop = new Stopper(deadline);
+  const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: stop });
   const chunks = new ChunkWriter(completionId(), Math.floor(Date.now() / 1000), model);
-  const { controller: stop, release } = stopOnDeadline(deadline);
-  const onGone = () => stop.abort();
-  sse.signal.addEventListener("abort", onGone, { once: true });
 
   let usage: Usage | undefined;
   try {
     sse.data(chunks.role());
-    for await (const event of agent.run(chat, { projectId: request.auth.projectId, signal: stop.signal, log: request.log })) {
+    for await (const event of agent.run(chat, agentContext(request, stop))) {
       let ok: boolean;
       if (event.type === "content") ok = sse.data(chunks.content(event.text));
       else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
@@ -62,8 +62,7 @@ export async function streamCompletion(
       sse.data(JSON.stringify(apiError.toJSON()));
     }
   } finally {
-    sse.signal.removeEventListener("abort", onGone);
-    release();
+    stop.release();
     sse.end();
   }
 }
