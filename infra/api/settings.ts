@@ -46,6 +46,8 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       PUBLIC_URL: publicUrl,
       JWT_ALGORITHM: spec.jwt.algorithm,
       MODEL_PREFIX: api.modelPrefix,
+      // The sqldb is shared with the platform: the service keeps its tables in a schema of its own.
+      DATABASE_SCHEMA: "agentport",
       ...(api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
       ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl } : {}),
       // Below the gateway's idle read timeout by construction (deriveLimits).

@@ -27,6 +27,8 @@ export interface ServiceConfig {
   dataDir: string;
   /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
   databaseUrl?: string;
+  /** PostgreSQL schema for the service's tables on a shared database (e.g. the platform's sqldb). */
+  databaseSchema?: string;
   jwtSecret: string;
   jwtAlgorithm: string;
   modelPrefix: string;
@@ -116,6 +118,12 @@ function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
   throw new Error(`BLOB_STORE must be local, s3 or azure (got '${kind}')`);
 }
 
+function schemaName(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new Error(`DATABASE_SCHEMA must be a lower-case SQL identifier (got '${raw}')`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): ServiceConfig {
   const dataDir = resolve(env.DATA_DIR ?? ".data");
   const host = env.HOST ?? "127.0.0.1";
@@ -127,6 +135,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: schemaName(env.DATABASE_SCHEMA),
     jwtSecret: jwtSecretFor(env, dataDir),
     jwtAlgorithm: env.JWT_ALGORITHM ?? "HS512",
     modelPrefix: env.MODEL_PREFIX ?? "agentport",

@@ -45,23 +45,32 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
     await migrate(db); // a no-op unless a migration was added after the template was made
     return { db, drop: () => db.close() };
   }
-  const name = "agentport_t_" + randomBytes(6).toString("hex");
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = "/" + name;
-  const db = await openStore({ databaseUrl: url.toString() });
+  const { url, drop } = await createTestDatabase();
+  const db = await openStore({ databaseUrl: url });
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.close();
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await drop();
     },
   };
+}
+
+/** An empty throwaway database on the PostgreSQL server (nothing migrated). */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = "agentport_t_" + randomBytes(6).toString("hex");
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = "/" + name;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

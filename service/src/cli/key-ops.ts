@@ -53,7 +53,7 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
 }
 
 export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
-  const db = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config.dataDir) });
+  const db = await openStore({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, pgliteDir: pgliteDirFor(config.dataDir) });
   const keys = new ApiKeys(db);
   return {
     async create(project, name) {

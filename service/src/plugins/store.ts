@@ -10,6 +10,7 @@ export default fp<{ db?: Db }>(
       opts.db ??
       (await openStore({
         databaseUrl: app.config.databaseUrl,
+        databaseSchema: app.config.databaseSchema,
         pgliteDir: pgliteDirFor(app.config.dataDir),
         log: (msg) => app.log.warn(msg),
       }));

@@ -7,13 +7,15 @@ import { openPostgres } from "./postgres.js";
 
 export interface StoreOptions {
   databaseUrl?: string;
+  /** Schema for the tables on a shared PostgreSQL database. */
+  databaseSchema?: string;
   /** PGlite data dir; `undefined` with no databaseUrl means in memory (tests). */
   pgliteDir?: string;
   log?: (msg: string) => void;
 }
 
 export async function openStore(opts: StoreOptions): Promise<Db> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.log) : await openPglite(opts.pgliteDir);
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.log, opts.databaseSchema) : await openPglite(opts.pgliteDir);
   try {
     await migrate(db);
   } catch (err) {

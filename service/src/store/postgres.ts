@@ -4,8 +4,22 @@ import type { Db, QueryResult } from "./db.js";
 
 const RELISTEN_DELAY_MS = 1000;
 
-export async function openPostgres(connectionString: string, log?: (msg: string) => void): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+/**
+ * With `schema`, every connection (pool and listener) works in that schema, created if missing:
+ * the service's tables stay apart from others' on a shared database.
+ */
+export async function openPostgres(connectionString: string, log?: (msg: string) => void, schema?: string): Promise<Db> {
+  if (schema) {
+    const setup = new pg.Client({ connectionString });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const options = schema ? `-c search_path=${schema}` : undefined;
+  const pool = new pg.Pool({ connectionString, max: 10, options });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", (err) => log?.(`postgres pool: ${err.message}`));
   await pool.query("SELECT 1");
@@ -15,7 +29,7 @@ export async function openPostgres(connectionString: string, log?: (msg: string)
   let closed = false;
 
   async function connectListener(): Promise<void> {
-    const client = new pg.Client({ connectionString });
+    const client = new pg.Client({ connectionString, options });
     client.on("notification", (n) => subscriptions.get(n.channel)?.onMessage(n.payload ?? ""));
     client.on("error", (err) => {
       log?.(`postgres listener: ${err.message}`);
