@@ -16,6 +16,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 300);
+/** Only the pairs whose description matches, e.g. BENCH_PAIRS="llm SSE". */
+const PAIRS = new RegExp(process.env.BENCH_PAIRS ?? ".");
 
 interface Target {
   name: string;
@@ -70,7 +72,8 @@ export async function run(): Promise<void> {
     return { ...result, cpuMicros: (await servers.cpu()) - before };
   };
   try {
-    const list = pairs(servers.info);
+    const all = pairs(servers.info);
+    const list = all.filter((p) => PAIRS.test(p.what));
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
     for (const p of list) {
       await measure(p.reference, 1);
@@ -106,7 +109,7 @@ export async function run(): Promise<void> {
     console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "goal", "failures"], rows));
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
 
-    const stream = list[3];
+    const stream = all[3];
     const [proxySamples, oursSamples] = await ttft([stream.reference, stream.ours], TTFT_SAMPLES);
     const p = (s: number[], q: number) => percentile(s, q);
     const added = p(oursSamples, 99) - p(proxySamples, 99);

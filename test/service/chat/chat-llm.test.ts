@@ -138,7 +138,8 @@ describe("llm agents against an upstream", () => {
     });
     expect(res.status).toBe(200);
     const events = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: "));
-    expect(events.some((e) => e.includes('"content":"echo:"'))).toBe(true);
+    // Deltas that arrive together may leave as one: what counts is the text before the failure.
+    expect(events.some((e) => e.includes('"content":"echo:'))).toBe(true);
     expect(JSON.parse(events.at(-1)!.slice(6))).toEqual({
       error: { message: expect.stringContaining("The agent's upstream model failed"), type: "server_error", param: null, code: "upstream_error" },
     });

@@ -6,7 +6,7 @@
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
-import { sseData } from "./sse-decoder.js";
+import { SseDecoder } from "./sse-decoder.js";
 import { estimateTokens, promptTokens } from "./text.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
 
@@ -57,34 +57,39 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
 
+  /** Sends the request; resolves once the upstream answered 2xx with its headers. */
+  async function send(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<Dispatcher.ResponseData> {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(url, {
+        method: "POST",
+        headers,
+        body: upstreamBody(spec, request, stream),
+        signal: ctx.signal,
+        dispatcher: upstream.dispatcher,
+      });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      throw connectFailure(err);
+    }
+    if (res.statusCode >= 400) {
+      const detail = (await res.body.json().catch(() => undefined)) as UpstreamChunk | undefined;
+      ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: detail?.error?.code ?? null }, "upstream refused the request");
+      throw upstreamFailed(`it answered HTTP ${res.statusCode}`);
+    }
+    return res;
+  }
+
   return {
     ...info,
-    async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
-      const stream = request.stream !== false;
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await undiciRequest(url, {
-          method: "POST",
-          headers,
-          body: upstreamBody(spec, request, stream),
-          signal: ctx.signal,
-          dispatcher: upstream.dispatcher,
-        });
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        throw connectFailure(err);
-      }
-      if (res.statusCode >= 400) {
-        const detail = (await res.body.json().catch(() => undefined)) as UpstreamChunk | undefined;
-        ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: detail?.error?.code ?? null }, "upstream refused the request");
-        throw upstreamFailed(`it answered HTTP ${res.statusCode}`);
-      }
-      yield* stream ? fromStream(res, request, ctx) : fromJson(res, request);
-    },
+    // One generator per call, no delegation: every event costs one hop to the caller.
+    run: (request, ctx) =>
+      request.stream === false ? fromJson(() => send(request, ctx, false), request) : fromStream(() => send(request, ctx, true), request, ctx),
   };
 }
 
-async function* fromJson(res: Dispatcher.ResponseData, request: ChatRequest): AsyncGenerator<AgentEvent> {
+async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest): AsyncGenerator<AgentEvent> {
+  const res = await send();
   let json: UpstreamChunk;
   try {
     json = (await res.body.json()) as UpstreamChunk;
@@ -100,34 +105,58 @@ async function* fromJson(res: Dispatcher.ResponseData, request: ChatRequest): As
   yield { type: "finish", reason: choice.finish_reason ?? "stop" };
 }
 
-async function* fromStream(res: Dispatcher.ResponseData, request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
-  let finish: FinishReason | undefined;
-  let usage: UpstreamChunk["usage"];
-  let chars = 0;
-  let done = false;
-  try {
-    for await (const data of sseData(res.body)) {
-      // Read on to the end of the body after [DONE]: the connection then goes back to the pool.
+/** What one upstream stream chunk contributes; content deltas that arrived together become one. */
+class StreamState {
+  finish?: FinishReason;
+  usage: UpstreamChunk["usage"];
+  chars = 0;
+  done = false;
+
+  constructor(private readonly ctx: AgentContext) {}
+
+  events(payloads: string[]): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    let text = "";
+    for (const data of payloads) {
+      // The body is read to its end after [DONE]: the connection then goes back to the pool.
       if (data === "[DONE]") {
-        done = true;
+        this.done = true;
         continue;
       }
       const chunk = JSON.parse(data) as UpstreamChunk;
       if (chunk.error) {
-        ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
+        this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
         throw upstreamFailed("its stream reported an error");
       }
-      if (chunk.usage) usage = chunk.usage;
+      if (chunk.usage) this.usage = chunk.usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const delta = choice.delta;
-      if (delta?.content) {
-        chars += delta.content.length;
-        yield { type: "content", text: delta.content };
+      if (delta?.content) text += delta.content;
+      if (delta?.tool_calls?.length) {
+        if (text) out.push({ type: "content", text });
+        text = "";
+        out.push({ type: "tool_calls", toolCalls: delta.tool_calls });
       }
-      if (delta?.tool_calls?.length) yield { type: "tool_calls", toolCalls: delta.tool_calls };
-      if (choice.finish_reason) finish = choice.finish_reason;
+      if (choice.finish_reason) this.finish = choice.finish_reason;
     }
+    if (text) {
+      this.chars += text.length;
+      out.push({ type: "content", text });
+    }
+    return out;
+  }
+}
+
+async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
+  const res = await send();
+  const decoder = new SseDecoder();
+  const state = new StreamState(ctx);
+  try {
+    for await (const chunk of res.body) {
+      for (const event of state.events(decoder.push(chunk))) yield event;
+    }
+    for (const event of state.events(decoder.end())) yield event;
   } catch (err) {
     if (ctx.signal.aborted || (err as Error).name === "ApiError") throw err;
     throw err instanceof SyntaxError ? upstreamFailed("its stream carried invalid JSON") : connectFailure(err);
@@ -135,9 +164,9 @@ async function* fromStream(res: Dispatcher.ResponseData, request: ChatRequest, c
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
     if (!res.body.readableEnded) res.body.destroy();
   }
-  if (!done && !finish) throw upstreamFailed("its stream ended before the answer was complete");
-  yield usageEvent(usage, request, chars);
-  yield { type: "finish", reason: finish ?? "stop" };
+  if (!state.done && !state.finish) throw upstreamFailed("its stream ended before the answer was complete");
+  yield usageEvent(state.usage, request, state.chars);
+  yield { type: "finish", reason: state.finish ?? "stop" };
 }
 
 function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): AgentEvent {
