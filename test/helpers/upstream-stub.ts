@@ -46,6 +46,8 @@ function answer(req: StubRequest, res: ServerResponse): void {
     return;
   }
   const text = `echo: ${lastUser(req.body)}`;
+  // "hang" never answers a JSON request, and streams only its role chunk.
+  if (model === "hang" && !stream) return;
   const toolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
   if (!stream) {
     const message = model === "tools" ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: text };

@@ -175,3 +175,31 @@ describe("llm agents against an upstream", () => {
     expect(upstream.wasAborted).toBe(true);
   });
 });
+
+describe("llm agents: a client leaving a non-streaming request", () => {
+  it("cancels the upstream request", async () => {
+    const stub = await startUpstreamStub();
+    const agentsFile = join(tmpdir(), `agents-llm-json-${process.pid}.json`);
+    writeFileSync(agentsFile, JSON.stringify({ agents: [{ id: "hanging", kind: "llm", model: "hang" }] }));
+    const t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url });
+    try {
+      const baseURL = await listen(t.app);
+      const { secret } = await t.createKey();
+      const abort = new AbortController();
+      const pending = fetch(`${baseURL}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "agentport/hanging", messages: user("hello?") }),
+        signal: abort.signal,
+      }).catch((e: Error) => e);
+      await vi.waitFor(() => expect(stub.requests.length).toBe(1));
+      abort.abort();
+      expect(await pending).toMatchObject({ name: "AbortError" });
+      await stub.requests[0].aborted;
+      expect(stub.requests[0].wasAborted).toBe(true);
+    } finally {
+      await t.close();
+      await stub.close();
+    }
+  });
+});
