@@ -12,6 +12,7 @@ import { Agent, request } from "undici";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { openStore } from "../src/store/open.js";
+import { requireApiKey } from "../src/plugins/api-key-auth.js";
 import { answerCpuQuestions } from "./lib/children.js";
 
 export interface ChatServers {
@@ -37,6 +38,12 @@ writeFileSync(
 const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: "bench".padEnd(64, "-"), AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench-upstream-key" });
 const db = await openStore({});
 const app = await buildApp({ config, db, logger: false });
+// The floor: the service's own hooks and key check around a route that answers constant bytes.
+let floorBytes = "";
+await app.register(async (scope) => {
+  scope.addHook("onRequest", requireApiKey);
+  scope.post("/bench/floor", async (_req, reply) => reply.type("application/json").send(floorBytes));
+});
 await app.listen({ port: 0, host: "127.0.0.1" });
 const { secret } = await app.apiKeys.create({ projectId: "default", name: "bench", createdBy: "bench" });
 
@@ -51,6 +58,7 @@ const capture = async (stream: boolean) =>
     })
   ).body;
 const jsonBytes = await capture(false);
+floorBytes = jsonBytes;
 const sseBytes = await capture(true);
 const bare = Fastify({ logger: false });
 bare.post("/bare/json", async (_req, reply) => reply.type("application/json").send(jsonBytes));

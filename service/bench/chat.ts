@@ -30,6 +30,8 @@ interface Pair {
   reference: Target;
   ours: Target;
   goal: number;
+  /** Shown for insight, no goal: the service's hooks and key check around constant bytes. */
+  floor?: Target;
 }
 
 const chatBody = (model: string, stream: boolean) =>
@@ -42,7 +44,13 @@ function pairs(s: ChatServers): Pair[] {
   const proxy = (stream: boolean): Target => ({ name: `Fastify+undici proxy, ${stream ? "SSE" : "JSON"}`, url: `${s.proxy}/v1/chat/completions`, headers: json, body: chatBody("bench", stream) });
   const synthetic = "agentport/synthetic-20";
   return [
-    { what: "synthetic JSON", goal: 0.7, reference: { name: "bare route, same JSON", url: `${s.bare}/bare/json`, headers: json, body: chatBody(synthetic, false) }, ours: ours("agentport synthetic-20, JSON", synthetic, false) },
+    {
+      what: "synthetic JSON",
+      goal: 0.7,
+      reference: { name: "bare route, same JSON", url: `${s.bare}/bare/json`, headers: json, body: chatBody(synthetic, false) },
+      floor: { name: "(service hooks + key, constant JSON)", url: `${s.app}/bench/floor`, headers: auth, body: chatBody(synthetic, false) },
+      ours: ours("agentport synthetic-20, JSON", synthetic, false),
+    },
     { what: "synthetic SSE", goal: 0.7, reference: { name: "bare route, same SSE bytes", url: `${s.bare}/bare/stream`, headers: json, body: chatBody(synthetic, true) }, ours: ours("agentport synthetic-20, SSE", synthetic, true) },
     { what: "llm JSON", goal: 0.8, reference: proxy(false), ours: ours("agentport llm agent, JSON", "agentport/llm-bench", false) },
     { what: "llm SSE", goal: 0.8, reference: proxy(true), ours: ours("agentport llm agent, SSE", "agentport/llm-bench", true) },
@@ -79,10 +87,11 @@ export async function run(): Promise<void> {
       await measure(p.reference, 1);
       await measure(p.ours, 1);
     }
-    const results = list.map(() => ({ reference: [] as Measured[], ours: [] as Measured[] }));
+    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
         results[i].reference.push(await measure(p.reference));
+        if (p.floor) results[i].floor.push(await measure(p.floor));
         results[i].ours.push(await measure(p.ours));
       }
     }
@@ -94,6 +103,11 @@ export async function run(): Promise<void> {
       const cpuRatio = ref.cpuPerRequest / ours.cpuPerRequest;
       const verdict = (r: number) => (r >= p.goal ? "ok" : "MISSED");
       rows.push([p.reference.name, fixed(ref.rps), fixed(ref.p50, 1), fixed(ref.p99, 1), fixed(ref.cpuPerRequest), "", "", "", String(ref.failures)]);
+      if (p.floor) {
+        const floor = mean(results[i].floor);
+        const r = floor.rps / ref.rps;
+        rows.push([p.floor.name, fixed(floor.rps), fixed(floor.p50, 1), fixed(floor.p99, 1), fixed(floor.cpuPerRequest), fixed(r, 2), fixed(ref.cpuPerRequest / floor.cpuPerRequest, 2), "", String(floor.failures)]);
+      }
       rows.push([
         p.ours.name,
         fixed(ours.rps),
