@@ -6,6 +6,7 @@
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
+import { contentOnly } from "./content-delta.js";
 import { SseDecoder } from "./sse-decoder.js";
 import { estimateTokens, promptTokens } from "./text.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
@@ -121,6 +122,11 @@ class StreamState {
       // The body is read to its end after [DONE]: the connection then goes back to the pool.
       if (data === "[DONE]") {
         this.done = true;
+        continue;
+      }
+      const fast = contentOnly(data);
+      if (fast !== undefined) {
+        text += fast;
         continue;
       }
       const chunk = JSON.parse(data) as UpstreamChunk;
