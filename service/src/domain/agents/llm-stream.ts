@@ -1,0 +1,76 @@
+/** Reads an upstream's SSE answer into agent events. */
+import type { Dispatcher } from "undici";
+import { upstreamFailed } from "../../errors.js";
+import { contentOnly } from "./content-delta.js";
+import { SseDecoder } from "./sse-decoder.js";
+import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
+import { connectFailure, usageEvent, type FinishReason, type UpstreamChunk } from "./upstream-wire.js";
+
+/** What one upstream stream chunk contributes; content deltas that arrived together become one. */
+class StreamState {
+  finish?: FinishReason;
+  usage: UpstreamChunk["usage"];
+  chars = 0;
+  done = false;
+
+  constructor(private readonly ctx: AgentContext) {}
+
+  events(payloads: string[]): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    let text = "";
+    for (const data of payloads) {
+      // The body is read to its end after [DONE]: the connection then goes back to the pool.
+      if (data === "[DONE]") {
+        this.done = true;
+        continue;
+      }
+      const fast = contentOnly(data);
+      if (fast !== undefined) {
+        text += fast;
+        continue;
+      }
+      const chunk = JSON.parse(data) as UpstreamChunk;
+      if (chunk.error) {
+        this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
+        throw upstreamFailed("its stream reported an error");
+      }
+      if (chunk.usage) this.usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      if (delta?.content) text += delta.content;
+      if (delta?.tool_calls?.length) {
+        if (text) out.push({ type: "content", text });
+        text = "";
+        out.push({ type: "tool_calls", toolCalls: delta.tool_calls });
+      }
+      if (choice.finish_reason) this.finish = choice.finish_reason;
+    }
+    if (text) {
+      this.chars += text.length;
+      out.push({ type: "content", text });
+    }
+    return out;
+  }
+}
+
+export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
+  const res = await send();
+  const decoder = new SseDecoder();
+  const state = new StreamState(ctx);
+  try {
+    for await (const chunk of res.body) {
+      for (const event of state.events(decoder.push(chunk))) yield event;
+    }
+    for (const event of state.events(decoder.end())) yield event;
+  } catch (err) {
+    if (ctx.signal.aborted || (err as Error).name === "ApiError") throw err;
+    throw err instanceof SyntaxError ? upstreamFailed("its stream carried invalid JSON") : connectFailure(err);
+  } finally {
+    // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
+    if (!res.body.readableEnded) res.body.destroy();
+  }
+  if (!state.done && !state.finish) throw upstreamFailed("its stream ended before the answer was complete");
+  yield usageEvent(state.usage, request, state.chars);
+  yield { type: "finish", reason: state.finish ?? "stop" };
+}
