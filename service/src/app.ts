@@ -45,13 +45,23 @@ export const REDACTED_LOG_PATHS = [
   "*.apiKey",
 ];
 
+/**
+ * Request ids unique across replicas and restarts without a random draw per request:
+ * a random per-process prefix and a counter.
+ */
+function requestIdGenerator(): () => string {
+  const prefix = "req_" + randomBytes(8).toString("hex") + "_";
+  let n = 0;
+  return () => prefix + (++n).toString(36);
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
     bodyLimit: config.jsonBodyLimit,
     requestIdHeader: "x-request-id",
-    genReqId: () => "req_" + randomBytes(12).toString("hex"),
+    genReqId: requestIdGenerator(),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -59,8 +69,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler());
   app.decorate("config", config);
   app.decorate("drainDeadline", opts.drainDeadline ?? new AbortController().signal);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   await app.register(errorHandler);

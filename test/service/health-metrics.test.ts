@@ -22,13 +22,22 @@ describe("health and metrics", () => {
     await broken.app.close();
   });
 
-  it("counts requests by route pattern, not by URL", async () => {
+  it("counts completions by model, mode and outcome, and streams' time to first token", async () => {
     const { secret } = await t.createKey();
-    await t.app.inject({ url: "/v1/organization/projects/p-123/api_keys/key_abc" });
-    await t.app.inject({ url: "/v1/none", headers: { authorization: `Bearer ${secret}` } });
+    const headers = { authorization: `Bearer ${secret}` };
+    const ask = (stream: boolean, model = "agentport/synthetic-20") =>
+      t.app.inject({ method: "POST", url: "/v1/chat/completions", headers, payload: { model, stream, messages: [{ role: "user", content: "hi" }] } });
+    expect((await ask(false)).statusCode).toBe(200);
+    expect((await ask(false)).statusCode).toBe(200);
+    expect((await ask(true)).statusCode).toBe(200);
+    expect((await ask(false, "agentport/not-an-agent")).statusCode).toBe(404);
+
     const text = (await t.app.inject("/metrics")).body;
-    expect(text).toMatch(/agentport_http_requests_total\{method="GET",route="\/v1\/organization\/projects\/:project_id\/api_keys\/:key_id",status="401"\} 1/);
-    expect(text).not.toContain("p-123");
+    expect(text).toContain('agentport_chat_completions_total{model="agentport/synthetic-20",mode="json",outcome="ok"} 2');
+    expect(text).toContain('agentport_chat_completions_total{model="agentport/synthetic-20",mode="stream",outcome="ok"} 1');
+    expect(text).not.toContain("not-an-agent"); // unknown models never become series
+    expect(text).toContain("agentport_chat_open_streams 0");
+    expect(text).toMatch(/agentport_chat_time_to_first_token_seconds_count 1/);
     expect(text).toContain("process_resident_memory_bytes");
   });
 });

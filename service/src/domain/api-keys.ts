@@ -45,6 +45,7 @@ interface Row {
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();
+const digestOf = (secret: string) => createHash("sha256").update(secret).digest("base64");
 export const redact = (secret: string) => `${KEY_PREFIX}…${secret.slice(-4)}`;
 /** Looks like one of our secrets; anything else is refused without a lookup. */
 const wellFormed = (secret: string) => secret.startsWith(KEY_PREFIX) && secret.length >= 40 && secret.length <= 128;
@@ -64,8 +65,11 @@ function toRecord(r: Row): ApiKeyRecord {
 const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at";
 
 export class ApiKeys {
-  /** hex(sha256(secret)) → principal, for keys verified since the last reset. */
-  private readonly verified = new Map<string, ApiKeyPrincipal & { hash: Buffer }>();
+  /**
+   * base64(sha256(secret)) → principal, for keys verified since the last reset. Keyed by digest,
+   * not by secret, so no secret stays in memory beyond the request that carried it.
+   */
+  private readonly verified = new Map<string, ApiKeyPrincipal>();
   /**
    * Hashes of secrets that matched no key. Safe to remember: a new key always gets a fresh random
    * secret, so a refused secret can never become valid later.
@@ -73,7 +77,8 @@ export class ApiKeys {
   private readonly refused = new Set<string>();
   /** Bumped on every eviction: a lookup that raced a revocation must not cache what it read. */
   private evictions = 0;
-  private readonly usedSinceFlush = new Map<string, Date>();
+  /** keyId → epoch ms of its latest use not yet written. */
+  private readonly usedSinceFlush = new Map<string, number>();
   private readonly revokeListeners = new Set<(keyId: string) => void>();
   private flushTimer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
@@ -149,39 +154,47 @@ export class ApiKeys {
     return true;
   }
 
+  /**
+   * The principal for a presented secret when the answer is known without the store: a cached
+   * principal, `null` for a secret known to be refused, `undefined` when the store must be asked.
+   * Records the use for "last used". Synchronous so the auth hook costs no promise on a hit.
+   */
+  verifyCached(secret: string): ApiKeyPrincipal | null | undefined {
+    if (!wellFormed(secret)) return null;
+    const digest = digestOf(secret);
+    const principal = this.verified.get(digest);
+    if (principal) {
+      this.usedSinceFlush.set(principal.keyId, Date.now());
+      return principal;
+    }
+    return this.refused.has(digest) ? null : undefined;
+  }
+
   /** The principal for a presented secret, or undefined. Records the use for "last used". */
   async verify(secret: string): Promise<ApiKeyPrincipal | undefined> {
-    if (!wellFormed(secret)) return undefined;
+    const cached = this.verifyCached(secret);
+    if (cached !== undefined) return cached ?? undefined;
     const hash = hashSecret(secret);
-    const cacheKey = hash.toString("hex");
-    let principal = this.verified.get(cacheKey);
-    if (!principal) {
-      if (this.refused.has(cacheKey)) return undefined;
-      const evictionsBefore = this.evictions;
-      const { rows } = await this.db.query<Row>(
-        "SELECT id, project_id, name, secret_hash FROM api_keys WHERE secret_hash = $1",
-        [hash],
-      );
-      const row = rows[0];
-      if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) {
-        if (this.refused.size >= REFUSED_CACHE_MAX) this.refused.clear();
-        this.refused.add(cacheKey);
-        return undefined;
-      }
-      principal = { keyId: row.id, projectId: row.project_id, keyName: row.name, hash };
-      if (evictionsBefore === this.evictions) this.verified.set(cacheKey, principal);
-    } else if (!timingSafeEqual(principal.hash, hash)) {
+    const digest = hash.toString("base64");
+    const evictionsBefore = this.evictions;
+    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash FROM api_keys WHERE secret_hash = $1", [hash]);
+    const row = rows[0];
+    if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) {
+      if (this.refused.size >= REFUSED_CACHE_MAX) this.refused.clear();
+      this.refused.add(digest);
       return undefined;
     }
-    this.usedSinceFlush.set(principal.keyId, new Date());
-    return { keyId: principal.keyId, projectId: principal.projectId, keyName: principal.keyName };
+    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name });
+    if (evictionsBefore === this.evictions) this.verified.set(digest, principal);
+    this.usedSinceFlush.set(principal.keyId, Date.now());
+    return principal;
   }
 
   /** Writes the collected "last used" times in one statement. */
   async flushLastUsed(): Promise<void> {
     if (this.usedSinceFlush.size === 0) return;
     const ids = [...this.usedSinceFlush.keys()];
-    const times = ids.map((id) => this.usedSinceFlush.get(id)!.toISOString());
+    const times = ids.map((id) => new Date(this.usedSinceFlush.get(id)!).toISOString());
     this.usedSinceFlush.clear();
     await this.db.query(
       `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.t), u.t)
@@ -200,7 +213,7 @@ export class ApiKeys {
   private mergePendingLastUsed(rows: Row[]): void {
     for (const r of rows) {
       const pending = this.usedSinceFlush.get(r.id);
-      if (pending && (r.last_used_at === null || new Date(r.last_used_at) < pending)) r.last_used_at = pending;
+      if (pending && (r.last_used_at === null || new Date(r.last_used_at).getTime() < pending)) r.last_used_at = new Date(pending);
     }
   }
 }

@@ -1,7 +1,7 @@
 /** `Authorization: Bearer <API key>` on every request of a context; 401 `invalid_api_key` otherwise. */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { invalidApiKey } from "../errors.js";
-import { redact } from "../domain/api-keys.js";
+import { redact, type ApiKeyPrincipal } from "../domain/api-keys.js";
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -10,14 +10,36 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return m ? m[1] : "";
 }
 
-export async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const token = bearerToken(request);
-  if (token === undefined) throw invalidApiKey();
-  const principal = token ? await request.server.apiKeys.verify(token) : undefined;
-  if (!principal) {
-    reply.header("WWW-Authenticate", 'Bearer realm="agentport", error="invalid_token"');
-    throw invalidApiKey(token ? redact(token) : "(empty)");
-  }
+function refuse(reply: FastifyReply, token: string): Error {
+  reply.header("WWW-Authenticate", 'Bearer realm="agentport", error="invalid_token"');
+  return invalidApiKey(token ? redact(token) : "(empty)");
+}
+
+function admit(request: FastifyRequest, principal: ApiKeyPrincipal): void {
   request.auth = principal;
   request.log = request.log.child({ keyId: principal.keyId, projectId: principal.projectId });
+}
+
+/**
+ * onRequest hook. Callback style on purpose: a cached key (the usual case) is admitted without
+ * a promise or a store query; only an unknown secret waits for the store.
+ */
+export function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const token = bearerToken(request);
+  if (token === undefined) return done(invalidApiKey());
+  const keys = request.server.apiKeys;
+  const cached = token ? keys.verifyCached(token) : null;
+  if (cached) {
+    admit(request, cached);
+    return done();
+  }
+  if (cached === null) return done(refuse(reply, token));
+  keys.verify(token).then(
+    (principal) => {
+      if (!principal) return done(refuse(reply, token));
+      admit(request, principal);
+      done();
+    },
+    (err: Error) => done(err),
+  );
 }

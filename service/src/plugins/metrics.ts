@@ -1,34 +1,78 @@
 /**
- * Prometheus metrics at GET /metrics (unauthenticated, for in-cluster scraping; the Ingress
- * routes only /v1 and /mcp, so it is not public). Labels use the route pattern, never the URL,
- * so ids in paths cannot explode the series count.
+ * Prometheus metrics at GET /metrics (unauthenticated, for in-cluster scraping; the Ingress routes
+ * only /v1 and /mcp, so it is not public).
+ *
+ * Per-route request rate, status and latency come from the gateway in front of the service
+ * (Kong / ingress-nginx export them); a per-response hook here would cost ~10 µs a request. The
+ * service exports what only it knows — completions by model and outcome, open streams, time to
+ * first token — counted in plain maps on the hot path and read by prom-client at scrape time.
  */
 import fp from "fastify-plugin";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export type ChatOutcome = "ok" | "error" | "client_closed";
+
+export interface ChatMetrics {
+  /** One completion finished (JSON or stream). */
+  completed(model: string, stream: boolean, outcome: ChatOutcome): void;
+  streamOpened(): void;
+  streamClosed(): void;
+  /** Seconds from the request to the first content token of a stream. */
+  firstToken(seconds: number): void;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    chatMetrics: ChatMetrics;
+  }
+}
+
+const SEP = "\u0000";
 
 export default fp(
   async (app) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const requests = new Counter({
-      name: "agentport_http_requests_total",
-      help: "HTTP requests by method, route pattern and status",
-      labelNames: ["method", "route", "status"] as const,
+
+    const completions = new Map<string, number>();
+    let openStreams = 0;
+    new Counter({
+      name: "agentport_chat_completions_total",
+      help: "Chat completions by model, mode (json|stream) and outcome (ok|error|client_closed)",
+      labelNames: ["model", "mode", "outcome"] as const,
       registers: [registry],
+      collect() {
+        this.reset();
+        for (const [series, n] of completions) {
+          const [model, mode, outcome] = series.split(SEP);
+          this.inc({ model, mode, outcome }, n);
+        }
+      },
     });
-    const duration = new Histogram({
-      name: "agentport_http_request_duration_seconds",
-      help: "Time to the end of the response (streams: to the last byte)",
-      labelNames: ["method", "route"] as const,
-      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120, 600],
+    new Gauge({
+      name: "agentport_chat_open_streams",
+      help: "Chat completion streams open now",
+      registers: [registry],
+      collect() {
+        this.set(openStreams);
+      },
+    });
+    const ttft = new Histogram({
+      name: "agentport_chat_time_to_first_token_seconds",
+      help: "Time from a streaming request to its first content token",
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     });
 
-    app.addHook("onResponse", async (request, reply) => {
-      const route = request.routeOptions.url ?? "unmatched";
-      requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-      duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    });
+    app.decorate("chatMetrics", {
+      completed(model, stream, outcome) {
+        const series = model + SEP + (stream ? "stream" : "json") + SEP + outcome;
+        completions.set(series, (completions.get(series) ?? 0) + 1);
+      },
+      streamOpened: () => void openStreams++,
+      streamClosed: () => void openStreams--,
+      firstToken: (seconds) => ttft.observe(seconds),
+    } satisfies ChatMetrics);
 
     app.get("/metrics", async (_request, reply) => {
       void reply.type(registry.contentType);

@@ -1,4 +1,5 @@
 /** POST /v1/chat/completions: the `model` selects the agent; `stream` selects JSON or SSE. */
+import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { ApiError, modelNotFound, unavailable } from "../../../../errors.js";
 import { toChatRequest } from "./chat-request.js";
@@ -8,6 +9,14 @@ import { ChatBody, ChatCompletion } from "./schema.js";
 import { agentContext } from "./agent-context.js";
 import { Stopper } from "./stop-signal.js";
 import { streamCompletion } from "./stream.js";
+
+/**
+ * The client left before the answer was written. Bound per request instead of a closure: the
+ * TypeScript runner keeps function names, which costs a defineProperty per closure per request.
+ */
+function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
+  if (!raw.writableFinished) stop.stop();
+}
 
 export default async function chatCompletionsRoutes(app: FastifyInstance) {
   app.post("/chat/completions", { schema: { body: ChatBody, response: { 200: ChatCompletion } } }, async (request, reply) => {
@@ -19,10 +28,11 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
 
     // The agent stops when the client leaves or the shutdown deadline passes.
     const stop = new Stopper(app.drainDeadline);
-    const onClose = () => reply.raw.writableFinished || stop.stop();
+    const onClose = stopUnlessFinished.bind(null, reply.raw, stop);
     reply.raw.once("close", onClose);
     try {
       const result = await collect(agent.run(chat, agentContext(request, stop)));
+      app.chatMetrics.completed(agent.modelId, false, "ok");
       return {
         id: completionId(),
         object: "chat.completion",
@@ -45,6 +55,7 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
         usage: result.usage,
       };
     } catch (err) {
+      app.chatMetrics.completed(agent.modelId, false, stop.aborted ? "client_closed" : "error");
       if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
       if (stop.aborted && !(err instanceof ApiError)) {
         request.log.info({ agent: agent.id }, "client closed the request");

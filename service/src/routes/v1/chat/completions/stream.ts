@@ -10,6 +10,7 @@ import { SseWriter } from "../../../../sse/sse-writer.js";
 import { agentContext } from "./agent-context.js";
 import { ChunkWriter, completionId, type Usage } from "./chunks.js";
 import { Stopper } from "./stop-signal.js";
+import type { ChatOutcome } from "../../../../plugins/metrics.js";
 
 export async function streamCompletion(
   request: FastifyRequest,
@@ -27,13 +28,22 @@ export async function streamCompletion(
   const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: stop });
   const chunks = new ChunkWriter(completionId(), Math.floor(Date.now() / 1000), model);
 
+  const metrics = request.server.chatMetrics;
+  metrics.streamOpened();
+  let outcome: ChatOutcome = "ok";
+  let firstTokenSeen = false;
   let usage: Usage | undefined;
   try {
     sse.data(chunks.role());
     for await (const event of agent.run(chat, agentContext(request, stop))) {
       let ok: boolean;
-      if (event.type === "content") ok = sse.data(chunks.content(event.text));
-      else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
+      if (event.type === "content") {
+        if (!firstTokenSeen) {
+          firstTokenSeen = true;
+          metrics.firstToken(reply.elapsedTime / 1000);
+        }
+        ok = sse.data(chunks.content(event.text));
+      } else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
       else if (event.type === "usage") {
         usage = { prompt_tokens: event.promptTokens, completion_tokens: event.completionTokens, total_tokens: event.promptTokens + event.completionTokens };
         continue;
@@ -44,11 +54,13 @@ export async function streamCompletion(
       }
     }
     if (deadline.aborted) throw unavailable("The server is shutting down; the answer was cut short. Retry the request.");
-    if (!sse.closed) {
+    if (sse.closed) outcome = "client_closed";
+    else {
       if (includeUsage && usage) sse.data(chunks.usage(usage));
       sse.data("[DONE]");
     }
   } catch (err) {
+    outcome = sse.closed ? "client_closed" : "error";
     if (sse.closed) {
       request.log.info({ agent: agent.id }, "client closed the stream");
     } else {
@@ -62,6 +74,8 @@ export async function streamCompletion(
       sse.data(JSON.stringify(apiError.toJSON()));
     }
   } finally {
+    metrics.completed(agent.modelId, true, outcome);
+    metrics.streamClosed();
     stop.release();
     sse.end();
   }
