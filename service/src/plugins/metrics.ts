@@ -27,14 +27,18 @@ declare module "fastify" {
   }
 }
 
-const SEP = "\u0000";
+const OUTCOMES: readonly ChatOutcome[] = ["ok", "error", "client_closed"];
+const MODES = ["json", "stream"] as const;
+/** Slot in a model's counts: mode-major, then outcome. */
+const slot = (stream: boolean, outcome: ChatOutcome) => (stream ? OUTCOMES.length : 0) + OUTCOMES.indexOf(outcome);
 
 export default fp(
   async (app) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
 
-    const completions = new Map<string, number>();
+    // model id → counts per (mode, outcome); ids come from resolved agents, so the set is bounded.
+    const completions = new Map<string, Float64Array>();
     let openStreams = 0;
     new Counter({
       name: "agentport_chat_completions_total",
@@ -43,9 +47,10 @@ export default fp(
       registers: [registry],
       collect() {
         this.reset();
-        for (const [series, n] of completions) {
-          const [model, mode, outcome] = series.split(SEP);
-          this.inc({ model, mode, outcome }, n);
+        for (const [model, counts] of completions) {
+          counts.forEach((n, i) => {
+            if (n > 0) this.inc({ model, mode: MODES[Math.floor(i / OUTCOMES.length)], outcome: OUTCOMES[i % OUTCOMES.length] }, n);
+          });
         }
       },
     });
@@ -66,8 +71,9 @@ export default fp(
 
     app.decorate("chatMetrics", {
       completed(model, stream, outcome) {
-        const series = model + SEP + (stream ? "stream" : "json") + SEP + outcome;
-        completions.set(series, (completions.get(series) ?? 0) + 1);
+        let counts = completions.get(model);
+        if (!counts) completions.set(model, (counts = new Float64Array(MODES.length * OUTCOMES.length)));
+        counts[slot(stream, outcome)]++;
       },
       streamOpened: () => void openStreams++,
       streamClosed: () => void openStreams--,

@@ -1,14 +1,21 @@
 /** What an agent gets besides the request: project, stop signal (made on first use), logger. */
-import type { FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { AgentContext } from "../../../../domain/agents/types.js";
 import type { Stopper } from "./stop-signal.js";
 
+/** A class, not an object literal with a getter: the getter is defined once, not per request. */
+class RequestAgentContext implements AgentContext {
+  constructor(
+    readonly projectId: string,
+    private readonly stop: Stopper,
+    readonly log: FastifyBaseLogger,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+}
+
 export function agentContext(request: FastifyRequest, stop: Stopper): AgentContext {
-  return {
-    projectId: request.auth.projectId,
-    get signal() {
-      return stop.signal;
-    },
-    log: request.log,
-  };
+  return new RequestAgentContext(request.auth.projectId, stop, request.log);
 }
