@@ -5,12 +5,21 @@
  */
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
+import { runningServer, writeServerRecord } from "./server-record.js";
 
 const config = loadConfig();
 const deadline = new AbortController();
+// The embedded store is this process's alone: a CLI on the same data dir must come through us.
+const embedded = !config.databaseUrl;
+if (embedded && runningServer(config.dataDir)) {
+  process.stderr.write(`Another agentport server holds ${config.dataDir} (see server.json there); stop it or set DATA_DIR.\n`);
+  process.exit(1);
+}
+if (embedded) writeServerRecord(config.dataDir);
 const app = await buildApp({ config, drainDeadline: deadline.signal });
 
-await app.listen({ host: config.host, port: config.port });
+const address = await app.listen({ host: config.host, port: config.port });
+const forgetRecord = embedded ? writeServerRecord(config.dataDir, address.replace("://0.0.0.0", "://127.0.0.1").replace("://[::]", "://127.0.0.1")) : () => {};
 const { count } = (await app.db.query<{ count: string }>("SELECT count(*)::text AS count FROM api_keys")).rows[0];
 app.log.info(
   { store: app.db.kind, blobStore: config.blob.kind, keys: Number(count) },
@@ -31,6 +40,7 @@ async function shutdown(signal: string) {
   grace.unref();
   try {
     await app.close();
+    forgetRecord();
     process.exit(0);
   } catch (err) {
     app.log.error({ err }, "shutdown failed");

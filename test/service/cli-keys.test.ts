@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../helpers/app.js";
 import { openTestStore } from "../helpers/store.js";
+import { startServerProcess } from "../helpers/server-process.js";
 import { buildApp } from "../../service/src/app.js";
 import { loadConfig } from "../../service/src/config.js";
 import { openStore } from "../../service/src/store/open.js";
@@ -72,6 +73,24 @@ describe("keys CLI", () => {
     const res = await fetch(`${address}/v1/none`, { headers: { authorization: `Bearer ${key.secret}` } });
     expect(res.status).toBe(404);
     expect((await keys(env, "list")).stdout).toContain("via http");
+  });
+
+  it("finds a running server through its data dir whatever PORT says, and never opens the store beside it", { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentport-cli-"));
+    const server = await startServerProcess({ DATA_DIR: dataDir });
+    cleanups.push(async () => {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    });
+    // PORT 1 is not where the server listens: the record in the data dir is what leads the CLI there.
+    const key = JSON.parse((await keys({ DATA_DIR: dataDir }, "create", "--name", "found", "--json")).stdout);
+    const res = await fetch(`${server.url}/v1/none`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(res.status).toBe(404); // the server knows the key: it was created in its store
+
+    // A second server on the same data dir refuses to start.
+    const second = await startServerProcess({ DATA_DIR: dataDir }).catch((e: Error) => e);
+    expect(second).toBeInstanceOf(Error);
+    expect(String(second)).toContain("server exited early");
   });
 
   it("explains usage on a bad command and exits non-zero", async () => {

@@ -1,18 +1,15 @@
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { startServerProcess, TSX, type ServerProcess } from "../helpers/server-process.js";
 
-const TSX = join("node_modules", ".bin", "tsx");
 const run = promisify(execFile);
 
-interface Server {
-  child: ChildProcess;
-  url: string;
+interface Server extends ServerProcess {
   secret: string;
-  exited: Promise<number | null>;
 }
 
 /** The real entry point in a child process, on the embedded store, with one slow synthetic agent. */
@@ -20,21 +17,9 @@ async function startServer(graceSeconds: number): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-shutdown-"));
   const agentsFile = join(dataDir, "agents.json");
   writeFileSync(agentsFile, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 8, interval_ms: 250 }] }));
-  const env = { ...process.env, DATA_DIR: dataDir, AGENTS_FILE: agentsFile, PORT: "0", HOST: "127.0.0.1", SHUTDOWN_GRACE_SECONDS: String(graceSeconds), HEARTBEAT_SECONDS: "0.2" };
-  const key = JSON.parse((await run(TSX, ["service/src/cli/keys.ts", "create", "--name", "t", "--json"], { env })).stdout);
-  const child = spawn(TSX, ["service/src/server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d;
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", () => reject(new Error(`server exited early: ${out}`)));
-  });
-  child.stdout!.resume();
-  return { child, url, secret: key.secret, exited };
+  const env = { DATA_DIR: dataDir, AGENTS_FILE: agentsFile, SHUTDOWN_GRACE_SECONDS: String(graceSeconds), HEARTBEAT_SECONDS: "0.2" };
+  const key = JSON.parse((await run(TSX, ["service/src/cli/keys.ts", "create", "--name", "t", "--json"], { env: { ...process.env, ...env } })).stdout);
+  return { ...(await startServerProcess(env)), secret: key.secret };
 }
 
 /** Opens a stream and resolves once its first content chunk has arrived. */

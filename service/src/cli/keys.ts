@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
+import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
 const USAGE = `usage:
@@ -39,8 +40,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const project = values.project!;
 
-  const localUrl = process.env.AGENTPORT_URL ?? `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${config.port}`;
-  const server = config.databaseUrl ? undefined : await serverUrlIfUp(localUrl);
+  // The embedded store may be held by a running server: find it by its record in the data dir
+  // (or AGENTPORT_URL), and go through it. With DATABASE_URL the store is shared anyway.
+  const holder = config.databaseUrl ? undefined : process.env.AGENTPORT_URL ? { url: process.env.AGENTPORT_URL } : runningServer(config.dataDir);
+  const server = holder?.url ? await serverUrlIfUp(holder.url) : undefined;
+  if (holder && !server) {
+    throw new Error(`a server holds ${config.dataDir} but does not answer${holder.url ? ` at ${holder.url}` : " yet"}; retry once it is up, or stop it`);
+  }
   const ops: KeyOps = server ? keysOverHttp(server, config) : await keysOnStore(config);
   try {
     switch (command) {
