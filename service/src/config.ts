@@ -35,6 +35,8 @@ export interface ServiceConfig {
   agentsFile?: string;
   llmBaseUrl?: string;
   llmApiKey?: string;
+  /** Upstream model of the default chat agent (`chat:latest`); "default" lets the upstream pick. */
+  llmModel: string;
   heartbeatSeconds: number;
   shutdownGraceSeconds: number;
   /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size). */
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     agentsFile: env.AGENTS_FILE || undefined,
     llmBaseUrl: env.LLM_BASE_URL?.replace(/\/+$/, "") || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
+    llmModel: env.LLM_MODEL || "default",
     heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", 15),
     shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
     jsonBodyLimit: env.JSON_BODY_LIMIT ? parseBytes(env.JSON_BODY_LIMIT, "JSON_BODY_LIMIT") : 5120 * 1024,

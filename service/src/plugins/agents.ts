@@ -7,7 +7,7 @@ import type { FileSearch } from "../domain/agents/types.js";
 export interface AgentsPluginOptions {
   /** Ranked retrieval over a project's files for `files` agents (also settable later: `app.agents.setFileSearch`). */
   fileSearch?: FileSearch;
-  /** Environment for agents' `base_url_env`/`api_key_env` references and LLM_MODEL; default process.env. */
+  /** Environment for agents' `base_url_env`/`api_key_env` references; default process.env. */
   env?: Record<string, string | undefined>;
 }
 
@@ -15,8 +15,8 @@ export default fp<AgentsPluginOptions>(
   async (app, opts) => {
     const { config } = app;
     const env = opts.env ?? process.env;
-    // The default chat agent's upstream model; "default" lets the upstream pick when LLM_MODEL is unset.
-    const upstreamModel = config.llmBaseUrl ? env.LLM_MODEL || "default" : undefined;
+    // The default chat agent's upstream model; only meaningful with an upstream configured.
+    const upstreamModel = config.llmBaseUrl ? config.llmModel : undefined;
     const registry = new AgentsRegistry({
       prefix: config.modelPrefix,
       specs: loadAgentSpecs(config.agentsFile, upstreamModel),
