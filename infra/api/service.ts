@@ -3,14 +3,15 @@
  * gateway's timeouts and body settings), HPA and PodDisruptionBudget. It uses the
  * platform's sqldb and the same storage as the platform.
  */
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { Deployment } from "@pulumi/kubernetes/apps/v1/index.js";
 import { HorizontalPodAutoscaler } from "@pulumi/kubernetes/autoscaling/v2/index.js";
-import { Namespace, Secret, Service } from "@pulumi/kubernetes/core/v1/index.js";
+import { ConfigMap, Namespace, Secret, Service } from "@pulumi/kubernetes/core/v1/index.js";
 import { Ingress } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
-import { PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
+import { AGENTS_DIR, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
 
 export interface ApiServiceArgs {
   /** The validated stack (api.*, ingress, gateway, jwt). */
@@ -38,6 +39,7 @@ export class ApiService extends pulumi.ComponentResource {
     const api = spec.api;
     const s = serviceSettings(spec);
     const parent = { parent: this };
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
     const labels = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" };
 
     const ns = new Namespace(`${name}-ns`, { metadata: { name: api.namespace, labels } }, parent);
@@ -58,6 +60,11 @@ export class ApiService extends pulumi.ComponentResource {
       },
       parent,
     );
+    // Inline agents travel as a ConfigMap; a change rolls the pods through the checksum annotation.
+    const agentsJson = api.agents ? JSON.stringify({ agents: api.agents }, null, 2) : undefined;
+    const agents = agentsJson
+      ? new ConfigMap(`${name}-agents`, { metadata: { namespace, labels }, data: { "agents.json": agentsJson } }, parent)
+      : undefined;
     const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
     const deployment = new Deployment(
       `${name}-deployment`,
@@ -68,7 +75,7 @@ export class ApiService extends pulumi.ComponentResource {
           selector: { matchLabels: labels },
           strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
           template: {
-            metadata: { labels },
+            metadata: { labels, ...(agentsJson && { annotations: { "agentport.dev/agents-checksum": sha256(agentsJson) } }) },
             spec: {
               terminationGracePeriodSeconds: s.terminationGracePeriodSeconds,
               nodeSelector: api.nodeSelector as Record<string, string>,
@@ -88,10 +95,10 @@ export class ApiService extends pulumi.ComponentResource {
                   // Keep serving while the endpoint is removed from the gateway, then drain on SIGTERM.
                   lifecycle: { preStop: { exec: { command: ["sleep", String(PRE_STOP_SLEEP_SECONDS)] } } },
                   securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
-                  volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+                  volumeMounts: [{ name: "tmp", mountPath: "/tmp" }, ...(agents ? [{ name: "agents", mountPath: AGENTS_DIR, readOnly: true }] : [])],
                 },
               ],
-              volumes: [{ name: "tmp", emptyDir: {} }],
+              volumes: [{ name: "tmp", emptyDir: {} }, ...(agents ? [{ name: "agents", configMap: { name: agents.metadata.name } }] : [])],
             },
           },
         },
@@ -113,7 +120,10 @@ export class ApiService extends pulumi.ComponentResource {
           rules: [
             {
               host: s.host,
-              http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } }] },
+              // The API and MCP only: /metrics and /health stay inside the cluster.
+              http: {
+                paths: ["/v1", "/mcp"].map((path) => ({ path, pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } })),
+              },
             },
           ],
         },

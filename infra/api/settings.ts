@@ -25,6 +25,9 @@ export interface ServiceSettings {
   llmBaseUrl?: string;
 }
 
+/** Where the ConfigMap of inline `api.agents` is mounted in the pods. */
+export const AGENTS_DIR = "/etc/agentport";
+
 export function serviceSettings(spec: StackSpec): ServiceSettings {
   const api = spec.api;
   const host = api.host || `api.${spec.ingress.domainName}`;
@@ -48,7 +51,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       MODEL_PREFIX: api.modelPrefix,
       // The sqldb is shared with the platform: the service keeps its tables in a schema of its own.
       DATABASE_SCHEMA: "agentport",
-      ...(api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
+      ...(api.agents ? { AGENTS_FILE: `${AGENTS_DIR}/agents.json` } : api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
       ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl } : {}),
       // Below the gateway's idle read timeout by construction (deriveLimits).
       HEARTBEAT_SECONDS: String(limits.heartbeatSeconds),

@@ -3,6 +3,7 @@ import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
 import { DATA_SERVICES } from "./schema.js";
 import { MONGODB_URI } from "./schema-data.js";
+import { AgentsFileError, validateAgents } from "../../service/src/domain/agents/agent-spec.js";
 
 const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const;
@@ -140,6 +141,17 @@ export const deployRules: Rule[] = [
     const a = s.docdb.auth;
     if (a.usernames.length !== a.databases.length) report("docdb.auth.usernames", "needs one entry per docdb.auth.databases entry");
     if (a.passwords && a.passwords.length !== a.usernames.length) report("docdb.auth.passwords", "needs one entry per docdb.auth.usernames entry");
+  }),
+  rule(["api"], (s, report) => {
+    if (s.api.agents && s.api.agentsFile) report("api.agentsFile", "set either api.agents or api.agentsFile, not both");
+    if (!s.api.agents) return;
+    // The service's own validator: a stack never deploys an agents file the service would refuse.
+    try {
+      validateAgents({ agents: s.api.agents }, "api.agents");
+    } catch (err) {
+      if (!(err instanceof AgentsFileError)) throw err;
+      for (const problem of err.problems) report(`api.${problem.replace(/ \(id '[^']*'\)/, "").split(":")[0]}`, problem.slice(problem.indexOf(":") + 2));
+    }
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
     const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;

@@ -104,7 +104,10 @@ export const api = z.strictObject({
   resources: resources().default({ requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1000m", memory: "1Gi" } }),
   port: port().default(8080),
   modelPrefix: text().default("agentport"),
+  /** Path of an agents file inside the image; prefer `agents`. */
   agentsFile: str().optional(),
+  /** Agents declared inline (the service's agents-file schema); shipped to the pods as a ConfigMap. */
+  agents: list().optional(),
   /** Upstream for llm agents; defaults to the platform's LLM proxy with its master key. */
   llm: z.strictObject({ baseUrl: url().optional(), apiKey: text().optional() }).prefault({}),
   /** Below the gateway read timeout; derived from it when not set. */

@@ -125,6 +125,21 @@ describe("stack validation", () => {
     expect(paths(issues)).toEqual(expect.arrayContaining(["api.heartbeatSeconds", "gateway.env.client_max_body_size"]));
   });
 
+  it("validates inline agents with the service's own rules, naming the agent", () => {
+    const issues = issuesOf("prod-aws", (r) => {
+      r.api.agents = [{ id: "support", kind: "llm" }, { id: "docs", kind: "files", max_results: 99 }, { id: "docs", kind: "synthetic", tokens: 5 }];
+      r.api.agentsFile = "/etc/x.yaml";
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: "api.agents[0]", message: "field 'model' is required" },
+        { path: "api.agents[1]", message: expect.stringContaining("max_results") },
+        { path: "api.agents[2]", message: "id 'docs' is already used by agents[1]" },
+        { path: "api.agentsFile", message: "set either api.agents or api.agentsFile, not both" },
+      ]),
+    );
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";
