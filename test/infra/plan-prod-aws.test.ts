@@ -24,17 +24,18 @@ describe("plan: prod-aws", () => {
     expect(at(r.values, "frontend.env.REACT_APP_SECURED_SIGN_UP")).toBe("true");
   });
   it("ships the stack's agents to the pods as a ConfigMap the service reads, and exposes only /v1 and /mcp", () => {
-    const configMap = r.plan.resources.find((x) => x.type === "kubernetes:core/v1:ConfigMap")!;
-    const agents = JSON.parse(configMap.inputs.data["agents.json"]);
+    // Plan inputs are untyped JSON: read them as such.
+    const inputsOf = (type: string, name = "") => r.plan.resources.find((x) => x.type === type && x.name.includes(name))!.inputs as any;
+    const agents = JSON.parse(inputsOf("kubernetes:core/v1:ConfigMap").data["agents.json"]);
     expect(agents.agents.map((a: { id: string }) => a.id)).toEqual(["support", "docs"]);
-    const deployment = r.plan.resources.find((x) => x.type === "kubernetes:apps/v1:Deployment")!;
-    const pod = deployment.inputs.spec.template.spec;
+    const deployment = inputsOf("kubernetes:apps/v1:Deployment");
+    const pod = deployment.spec.template.spec;
     const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value: string }) => [e.name, e.value]));
     expect(env.AGENTS_FILE).toBe("/etc/agentport/agents.json");
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: "agents", mountPath: "/etc/agentport", readOnly: true });
-    expect(deployment.inputs.spec.template.metadata.annotations["agentport.dev/agents-checksum"]).toMatch(/^[0-9a-f]{64}$/);
-    const ingress = r.plan.resources.find((x) => x.type === "kubernetes:networking.k8s.io/v1:Ingress" && x.name.includes("api"))!;
-    expect(ingress.inputs.spec.rules[0].http.paths.map((p: { path: string }) => p.path)).toEqual(["/v1", "/mcp"]);
+    expect(deployment.spec.template.metadata.annotations["agentport.dev/agents-checksum"]).toMatch(/^[0-9a-f]{64}$/);
+    const ingress = inputsOf("kubernetes:networking.k8s.io/v1:Ingress", "api");
+    expect(ingress.spec.rules[0].http.paths.map((p: { path: string }) => p.path)).toEqual(["/v1", "/mcp"]);
   });
   it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
     expect(r.valuesSecret).toBe(true);
