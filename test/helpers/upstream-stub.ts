@@ -38,7 +38,7 @@ function lastUser(body: StubRequest["body"]): string {
   return typeof m?.content === "string" ? m.content : "";
 }
 
-function answer(req: StubRequest, res: ServerResponse): void {
+async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   const { model, stream } = req.body;
   if (model === "fail") {
     res.writeHead(500, { "content-type": "application/json" });
@@ -72,9 +72,13 @@ function answer(req: StubRequest, res: ServerResponse): void {
     res.write(chunk(model, { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
     res.write(chunk(model, {}, "tool_calls"));
   } else {
-    // Split across writes, and one event split mid-line, as real networks do.
+    // Split across writes, and one event split mid-line, as real networks do. "paced" waits
+    // between deltas, as a model generating tokens does, so each arrives in a read of its own.
     const words = text.split(/(?= )/);
-    for (const w of words) res.write(chunk(model, { content: w }));
+    for (const w of words) {
+      if (model === "paced") await new Promise((r) => setTimeout(r, 20));
+      res.write(chunk(model, { content: w }));
+    }
     if (model === "break") {
       // Cut the connection once the deltas are out, mid-response.
       res.write("", () => res.socket?.destroy());
@@ -107,7 +111,7 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
         markAborted();
       }
     });
-    answer(record, res);
+    await answer(record, res);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

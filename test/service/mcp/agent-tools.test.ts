@@ -18,7 +18,8 @@ beforeAll(async () => {
     agentsFile,
     JSON.stringify({
       agents: [
-        { id: "support.v2:beta", kind: "llm", model: "echo", description: "Answers support questions" },
+        // "paced": the stub waits between deltas, so each is a progress notification of its own.
+        { id: "support.v2:beta", kind: "llm", model: "paced", description: "Answers support questions" },
         { id: "failing", kind: "llm", model: "fail" },
         { id: "hanging", kind: "llm", model: "hang" },
       ],
