@@ -13,6 +13,7 @@ import type { StackSpec } from "../config.js";
 import type { Secrets } from "../secrets.js";
 import { hostOf, serviceSecurityGroup } from "./aws-network.js";
 import type { ManagedDataServices, ManagedEndpoints, PostgresEndpoint } from "./types.js";
+import { managedPostgres } from "./types.js";
 
 export interface AwsDataServicesArgs {
   /** The validated stack: data modes and sizes, cloud.aws network, service credentials. */
@@ -76,14 +77,7 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
       return { host: db.address, port: db.port, username: user, password, database };
     };
 
-    if (spec.data.sqldb === "managed") {
-      const auth = spec.sqldb.global.sqldb.auth;
-      this.endpoints.sqldb = postgres("sqldb", auth.username, secrets.sqldbPassword, auth.database);
-    }
-    if (spec.data.vectordb === "managed") {
-      const v = spec.vectordb.postgresql;
-      this.endpoints.vectordb = postgres("vectordb", v.username, secrets.vectordbPassword, v.database);
-    }
+    Object.assign(this.endpoints, managedPostgres(spec, secrets, postgres));
 
     if (spec.data.cache === "managed") {
       const id = `${name}-cache`;

@@ -12,6 +12,7 @@ import { Redis, listRedisKeysOutput } from "@pulumi/azure-native/redis/index.js"
 import type { StackSpec } from "../config.js";
 import type { Secrets } from "../secrets.js";
 import type { ManagedDataServices, ManagedEndpoints, PostgresEndpoint } from "./types.js";
+import { managedPostgres } from "./types.js";
 
 export interface AzureDataServicesArgs {
   /** The validated stack: data modes and sizes, cloud.azure network, service credentials. */
@@ -75,14 +76,7 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
       return { host: server.fullyQualifiedDomainName, port: 5432, username: user, password, database };
     };
 
-    if (spec.data.sqldb === "managed") {
-      const auth = spec.sqldb.global.sqldb.auth;
-      this.endpoints.sqldb = postgres("sqldb", auth.username, secrets.sqldbPassword, auth.database);
-    }
-    if (spec.data.vectordb === "managed") {
-      const v = spec.vectordb.postgresql;
-      this.endpoints.vectordb = postgres("vectordb", v.username, secrets.vectordbPassword, v.database);
-    }
+    Object.assign(this.endpoints, managedPostgres(spec, secrets, postgres));
 
     if (spec.data.cache === "managed") {
       const id = `${name}-cache`;

@@ -1,4 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { StackSpec } from "../config.js";
+import type { Secrets } from "../secrets.js";
 
 type S = pulumi.Input<string>;
 
@@ -24,4 +26,21 @@ export interface ManagedEndpoints {
 /** A managed data services component: aws.ts or azure.ts. */
 export interface ManagedDataServices {
   readonly endpoints: ManagedEndpoints;
+}
+
+/** Makes one managed PostgreSQL server of a cloud: (role, user, password, database) → endpoint. */
+export type PostgresFactory = (role: "sqldb" | "vectordb", username: string, password: pulumi.Output<string>, database: string) => PostgresEndpoint;
+
+/** The sqldb and vectordb endpoints the stack wants managed, from a cloud's PostgreSQL factory. */
+export function managedPostgres(spec: StackSpec, secrets: Secrets, postgres: PostgresFactory): Pick<ManagedEndpoints, "sqldb" | "vectordb"> {
+  const endpoints: Pick<ManagedEndpoints, "sqldb" | "vectordb"> = {};
+  if (spec.data.sqldb === "managed") {
+    const auth = spec.sqldb.global.sqldb.auth;
+    endpoints.sqldb = postgres("sqldb", auth.username, secrets.sqldbPassword, auth.database);
+  }
+  if (spec.data.vectordb === "managed") {
+    const v = spec.vectordb.postgresql;
+    endpoints.vectordb = postgres("vectordb", v.username, secrets.vectordbPassword, v.database);
+  }
+  return endpoints;
 }
