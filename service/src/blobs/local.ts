@@ -16,6 +16,15 @@ const STALE_PARTIAL_MS = 24 * 3600 * 1000;
 /** Larger than the streams' 16/64 KiB defaults: fewer, bigger writes and reads (writev batches). */
 const IO_CHUNK = 1024 * 1024;
 
+async function syncPath(path: string, flags: string): Promise<void> {
+  const fh = await open(path, flags);
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
 
 export class LocalBlobStore implements BlobStore {
@@ -42,7 +51,11 @@ export class LocalBlobStore implements BlobStore {
     const out = createWriteStream(partial, { flags: "wx", highWaterMark: IO_CHUNK });
     try {
       await pipeline(body, out, { signal: opts.signal });
+      // Durable before visible: the metadata row is committed next, and must never point at a
+      // blob a power loss could leave short. Sync the data, rename, then sync the directory entry.
+      await syncPath(partial, "r+");
       await rename(partial, join(this.dir, key));
+      await syncPath(this.dir, "r");
       return { size: out.bytesWritten };
     } catch (err) {
       await rm(partial, { force: true });
