@@ -56,19 +56,21 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   );
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   child.once("exit", () => (exited = true));
-  const spawned = await Promise.race([
-    once(child, "spawn").then(() => true),
-    once(child, "error").then(([err]) => {
-      throw new Error(`cannot start nginx (${(err as Error).message}); install it (Debian: apt-get install -y nginx)`);
-    }),
-  ]);
-  void spawned;
+  try {
+    // `once(child, "spawn")` rejects with the spawn error itself (ENOENT when nginx is missing).
+    await once(child, "spawn");
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`cannot start nginx (${(err as Error).message}); install it (Debian: apt-get install -y nginx)`);
+  }
 
   try {
     for (const r of opts.routes) await waitForPort(r.listenPort, () => !exited);
   } catch (err) {
     child.kill("SIGKILL");
-    throw new Error(`nginx did not come up: ${(err as Error).message}\n${stderr}${read(join(dir, "error.log"))}`);
+    const log = `${stderr}${read(join(dir, "error.log"))}`;
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`nginx did not come up: ${(err as Error).message}\n${log}`);
   }
 
   const pid = child.pid!;
