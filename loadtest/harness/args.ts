@@ -62,7 +62,8 @@ Output
 
 function num(raw: string | undefined, name: string, fallback: number, min = 0): number {
   if (raw === undefined) return fallback;
-  const n = Number(raw);
+  // Number("") and Number(" ") are 0: a blank value is not a number.
+  const n = raw.trim() === "" ? NaN : Number(raw);
   if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
   return n;
 }

@@ -30,6 +30,12 @@ describe("harness options", () => {
     expect(() => parseHarnessArgs(["--local", "--member-token", "t"])).toThrow(/go together/);
   });
 
+  it("refuses a blank number rather than reading it as 0", () => {
+    expect(() => parseHarnessArgs(["--local", "--token-interval-ms", ""])).toThrow(/--token-interval-ms must be a number/);
+    expect(() => parseHarnessArgs(["--local", "--connect-timeout-ms", " "])).toThrow(/--connect-timeout-ms must be a number/);
+    expect(() => parseHarnessArgs(["--local", "--ceiling-seconds", ""])).toThrow(/--ceiling-seconds/);
+  });
+
   it("--k6-env prints the stack's limits for the k6 scripts, never a key", () => {
     const { limits } = resolveLimits("local", undefined, {});
     const env = k6Env({ limits, baseUrl: "https://api.example.com" });
