@@ -30,6 +30,25 @@ export function paramPath(instancePath: string, extra?: string): string {
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }
 
+/**
+ * The issue to report. A field that may take several shapes (string or array, value or null) fails
+ * once per shape: the one that got furthest (deepest path, then a constraint rather than a wrong
+ * type) is what the caller meant, e.g. `stop` with five entries is "too many", not "not a string".
+ */
+function mostSpecific(issues: ValidationIssue[]): ValidationIssue {
+  let best = issues[0];
+  let bestDepth = -1;
+  for (const issue of issues) {
+    if (issue.keyword === "anyOf" || issue.keyword === "oneOf") continue;
+    const depth = issue.instancePath.split("/").length;
+    if (depth > bestDepth || (depth === bestDepth && best.keyword === "type" && issue.keyword !== "type")) {
+      best = issue;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
+
 function fromValidation(issue: ValidationIssue): ApiError {
   if (issue.keyword === "required") return missingParam(paramPath(issue.instancePath, String(issue.params.missingProperty)));
   if (issue.keyword === "additionalProperties") {
@@ -43,7 +62,7 @@ function fromValidation(issue: ValidationIssue): ApiError {
 
 export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
-  if (err.validation?.length) return fromValidation(err.validation[0] as unknown as ValidationIssue);
+  if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return bodyTooLarge(jsonBodyLimit);

@@ -60,6 +60,19 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     }
   });
 
+  it("names the deepest field and the broken constraint when a field may take several shapes", async () => {
+    const cases: Array<[unknown, string, string, string]> = [
+      [{ ...ok, stop: ["a", "b", "c", "d", "e"] }, "stop", "invalid_value", "Invalid value for 'stop': must NOT have more than 4 items."],
+      [{ ...ok, messages: [{ role: "user", content: [{ type: "text", text: 5 }] }] }, "messages[0].content[0].text", "invalid_value", "Invalid value for 'messages[0].content[0].text': must be string."],
+      [{ ...ok, messages: [{ role: "user", content: [{ text: "hi" }] }] }, "messages[0].content[0].type", "missing_required_parameter", "Missing required parameter: 'messages[0].content[0].type'."],
+    ];
+    for (const [payload, param, code, message] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, param).toBe(400);
+      expect(res.json().error, param).toEqual({ message, type: "invalid_request_error", param, code });
+    }
+  });
+
   it("400 on n other than 1", async () => {
     const res = await post({ ...ok, n: 2 });
     expect(res.statusCode).toBe(400);
