@@ -201,6 +201,22 @@ describe("upload form errors", () => {
     expect(left.blobs.length).toBe(left.rows);
   });
 
+  /** A form whose file part has exactly these headers, sent byte for byte. */
+  const postRaw = async (fileHeaders: string) => {
+    const body = Buffer.concat([
+      Buffer.from(`--zz\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--zz\r\n`),
+      Buffer.from(fileHeaders, "latin1"),
+      Buffer.from(`\r\n\r\nabc\r\n--zz--\r\n`),
+    ]);
+    const res = await fetch(`${baseURL}/files`, { method: "POST", headers: { ...auth, "content-type": "multipart/form-data; boundary=zz" }, body });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("a filename with an encoded NUL is stored with the NUL replaced, not refused as a storage failure", async () => {
+    const res = await postRaw(`Content-Disposition: form-data; name="file"; filename*=UTF-8''a%00b.txt`);
+    expect(res).toMatchObject({ status: 200, body: { filename: "a_b.txt", bytes: 3 } });
+  });
+
   it("two files in one form are a 400", async () => {
     const res = await post([["purpose", "assistants"], ["file", blob("one"), "1.txt"], ["file", blob("two"), "2.txt"]]);
     expect(res.status).toBe(400);

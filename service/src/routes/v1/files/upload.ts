@@ -68,7 +68,8 @@ export default async function uploadRoute(app: FastifyInstance) {
         if (part.type === "file") {
           if (part.fieldname !== "file") throw invalidParam(part.fieldname, `Unrecognized file field '${part.fieldname}'; send the file as 'file'.`, "unknown_parameter");
           upload = await app.files.begin(request.auth.projectId);
-          const filename = (part.filename || "file").slice(0, MAX_FILENAME_CHARS);
+          // PostgreSQL text cannot hold NUL, and a `filename*` parameter can still encode one.
+          const filename = (part.filename || "file").replace(/\0/g, "_").slice(0, MAX_FILENAME_CHARS);
           await upload.write(part.file, { filename, mimeType: part.mimetype || "application/octet-stream" }, gone.signal);
         } else if (part.fieldname === "purpose") {
           purpose = String(part.value).trim();
