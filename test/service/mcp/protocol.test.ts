@@ -86,6 +86,13 @@ describe("MCP transport rules", () => {
     expect((await res.json()).error.code).toBe(-32700);
   });
 
+  it("answers an empty batch with a JSON-RPC invalid-request error (-32600)", async () => {
+    const { sessionId } = await initialize();
+    const res = await post([], { "mcp-session-id": sessionId });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+  });
+
   it("requires Mcp-Session-Id after initialization and answers an unknown one with 404", async () => {
     const missing = await post({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(missing.status).toBe(400);

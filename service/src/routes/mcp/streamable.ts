@@ -73,6 +73,8 @@ export default async function streamableRoutes(app: FastifyInstance) {
     }
     const parsed = parseJson(request.body);
     if (!parsed.ok) return rpcError(reply, 400, RPC.parseError, "Parse error: Invalid JSON");
+    // JSON-RPC 2.0: an empty batch is an invalid request (the transport would accept it with 202).
+    if (Array.isArray(parsed.value) && parsed.value.length === 0) return rpcError(reply, 400, RPC.invalidRequest, "Invalid Request: empty batch");
 
     if (request.headers["mcp-session-id"] !== undefined) {
       const session = sessionFor(request, reply);
