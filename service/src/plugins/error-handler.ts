@@ -60,7 +60,7 @@ function fromValidation(issue: ValidationIssue): ApiError {
   return param ? invalidParam(param, message) : new ApiError(400, message);
 }
 
-export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number): ApiError {
+export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string): ApiError {
   if (err instanceof ApiError) return err;
   if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
   switch (err.code) {
@@ -70,7 +70,8 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return invalidJson(err.message);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return unsupportedMediaType(err.message.split("'")[1]);
+      // Fastify's message does not name the type: take it from the request.
+      return unsupportedMediaType(contentType);
   }
   if (err instanceof SyntaxError && err.statusCode === 400) return invalidJson(err.message);
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, err.message);
@@ -80,7 +81,7 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
 export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit);
+      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit, request.headers["content-type"]);
       if (apiError.statusCode >= 500) request.log.error({ err }, "request failed");
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.
