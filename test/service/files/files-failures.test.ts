@@ -217,6 +217,15 @@ describe("upload form errors", () => {
     expect(res).toMatchObject({ status: 200, body: { filename: "a_b.txt", bytes: 3 } });
   });
 
+  it("a part type with control characters is stored as application/octet-stream, so the file can be downloaded", async () => {
+    const res = await postRaw(`Content-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/pl\x01ain`);
+    expect(res.status).toBe(200);
+    const content = await fetch(`${baseURL}/files/${res.body.id}/content`, { headers: auth });
+    expect(content.status).toBe(200);
+    expect(content.headers.get("content-type")).toBe("application/octet-stream");
+    expect(await content.text()).toBe("abc");
+  });
+
   it("two files in one form are a 400", async () => {
     const res = await post([["purpose", "assistants"], ["file", blob("one"), "1.txt"], ["file", blob("two"), "2.txt"]]);
     expect(res.status).toBe(400);

@@ -70,7 +70,9 @@ export default async function uploadRoute(app: FastifyInstance) {
           upload = await app.files.begin(request.auth.projectId);
           // PostgreSQL text cannot hold NUL, and a `filename*` parameter can still encode one.
           const filename = (part.filename || "file").replace(/\0/g, "_").slice(0, MAX_FILENAME_CHARS);
-          await upload.write(part.file, { filename, mimeType: part.mimetype || "application/octet-stream" }, gone.signal);
+          // The type is sent back as a response header on download: only printable ASCII can be.
+          const mimeType = part.mimetype && /^[\x21-\x7e][\x20-\x7e]*$/.test(part.mimetype) ? part.mimetype : "application/octet-stream";
+          await upload.write(part.file, { filename, mimeType }, gone.signal);
         } else if (part.fieldname === "purpose") {
           purpose = String(part.value).trim();
         } else if (part.fieldname === "file") {
