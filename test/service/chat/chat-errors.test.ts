@@ -74,7 +74,7 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
   });
 
   it("415 unsupported_media_type naming a Content-Type that is not JSON; a charset suffix is fine", async () => {
-    for (const type of ["application/vnd.api+json"]) {
+    for (const type of ["text/plain", "application/vnd.api+json"]) {
       const res = await post(ok, { ...auth, "content-type": type });
       expect(res.statusCode, type).toBe(415);
       expect(res.json().error, type).toEqual({ message: `Unsupported Content-Type '${type}'.`, type: "invalid_request_error", param: null, code: "unsupported_media_type" });

@@ -19,6 +19,8 @@ function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
 }
 
 export default async function chatCompletionsRoutes(app: FastifyInstance) {
+  // The body is JSON: a text/plain one is a 415, not a string that fails the schema as "must be object".
+  app.removeContentTypeParser("text/plain");
   app.post("/chat/completions", { schema: { body: ChatBody, response: { 200: ChatCompletion } } }, async (request, reply) => {
     const body = request.body as ChatBody;
     const agent = app.agents.resolve(request.auth.projectId, body.model);
