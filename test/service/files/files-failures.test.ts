@@ -226,6 +226,19 @@ describe("upload form errors", () => {
     expect(await content.text()).toBe("abc");
   });
 
+  it("purpose sent twice is a 400 naming purpose, whichever value comes last, and stores nothing", async () => {
+    for (const [first, second] of [["assistants", "bogus"], ["bogus", "assistants"], ["batch", "vision"]]) {
+      const res = await post([["purpose", first], ["purpose", second], ["file", blob("x"), "twice.txt"]]);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ type: "invalid_request_error", param: "purpose", code: "invalid_value" });
+    }
+    const listed = await (await fetch(`${baseURL}/files`, { headers: auth })).json();
+    expect(listed.data.map((f: { filename: string }) => f.filename)).not.toContain("twice.txt");
+    const left = await t.leftovers();
+    expect(left.pending).toBe(0);
+    expect(left.blobs.length).toBe(left.rows);
+  });
+
   it("two files in one form are a 400", async () => {
     const res = await post([["purpose", "assistants"], ["file", blob("one"), "1.txt"], ["file", blob("two"), "2.txt"]]);
     expect(res.status).toBe(400);

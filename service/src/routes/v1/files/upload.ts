@@ -74,6 +74,8 @@ export default async function uploadRoute(app: FastifyInstance) {
           const mimeType = part.mimetype && /^[\x21-\x7e][\x20-\x7e]*$/.test(part.mimetype) ? part.mimetype : "application/octet-stream";
           await upload.write(part.file, { filename, mimeType }, gone.signal);
         } else if (part.fieldname === "purpose") {
+          // Two purposes are ambiguous: the last one must not silently win.
+          if (purpose !== undefined) throw invalidParam("purpose", "'purpose' was sent more than once; send it once.");
           purpose = String(part.value).trim();
         } else if (part.fieldname === "file") {
           throw invalidParam("file", "'file' must be a file upload (a form part with a filename).");
