@@ -83,6 +83,19 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     expect(res.statusCode).toBe(200);
   });
 
+  it("400 on a non-text content part sent to an agent that is not an upstream LLM", async () => {
+    const content = [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }];
+    const res = await post({ ...ok, messages: [{ role: "user", content }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({
+      message: "Invalid content type: 'image_url' parts are not supported by this model: it is a synthetic agent, which reads text parts only.",
+      type: "invalid_request_error",
+      param: "messages[0].content[1].type",
+      code: "unsupported_value",
+    });
+    expect((await post({ ...ok, messages: [{ role: "user", content: [content[0]] }] })).statusCode).toBe(200);
+  });
+
   it("400 on n other than 1", async () => {
     const res = await post({ ...ok, n: 2 });
     expect(res.statusCode).toBe(400);

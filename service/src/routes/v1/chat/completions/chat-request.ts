@@ -9,6 +9,14 @@ export function toChatRequest(body: ChatBody, kind: AgentKind): ChatRequest {
   }
   body.messages.forEach((m, i) => {
     if (m.content == null && !(m.role === "assistant" && m.tool_calls?.length)) throw missingParam(`messages[${i}].content`);
+    // Only an upstream LLM sees images or audio; the other kinds read text and would drop them unseen.
+    if (kind !== "llm" && Array.isArray(m.content)) {
+      m.content.forEach((part, j) => {
+        if (part.type !== "text") {
+          throw invalidParam(`messages[${i}].content[${j}].type`, `Invalid content type: '${part.type}' parts are not supported by this model: it is a ${kind} agent, which reads text parts only.`, "unsupported_value");
+        }
+      });
+    }
   });
   if (kind !== "llm") {
     for (const field of LLM_ONLY) {
