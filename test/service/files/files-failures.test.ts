@@ -239,6 +239,11 @@ describe("upload form errors", () => {
     expect(left.blobs.length).toBe(left.rows);
   });
 
+  it("a long filename is cut before a character it would split, never leaving half of it", async () => {
+    const res = await post([["purpose", "assistants"], ["file", blob("x"), "a".repeat(254) + "\u{1F600}.txt"]]);
+    expect(res).toMatchObject({ status: 200, body: { filename: "a".repeat(254) } });
+  });
+
   it("two files in one form are a 400", async () => {
     const res = await post([["purpose", "assistants"], ["file", blob("one"), "1.txt"], ["file", blob("two"), "2.txt"]]);
     expect(res.status).toBe(400);

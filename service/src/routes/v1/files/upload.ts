@@ -68,8 +68,9 @@ export default async function uploadRoute(app: FastifyInstance) {
         if (part.type === "file") {
           if (part.fieldname !== "file") throw invalidParam(part.fieldname, `Unrecognized file field '${part.fieldname}'; send the file as 'file'.`, "unknown_parameter");
           upload = await app.files.begin(request.auth.projectId);
-          // PostgreSQL text cannot hold NUL, and a `filename*` parameter can still encode one.
-          const filename = (part.filename || "file").replace(/\0/g, "_").slice(0, MAX_FILENAME_CHARS);
+          // PostgreSQL text cannot hold NUL, and a `filename*` parameter can still encode one. The cut
+          // must not split a character in two (half of it would be stored as U+FFFD).
+          const filename = (part.filename || "file").replace(/\0/g, "_").slice(0, MAX_FILENAME_CHARS).replace(/[\uD800-\uDBFF]$/, "");
           // The type is sent back as a response header on download: only printable ASCII can be.
           const mimeType = part.mimetype && /^[\x21-\x7e][\x20-\x7e]*$/.test(part.mimetype) ? part.mimetype : "application/octet-stream";
           await upload.write(part.file, { filename, mimeType }, gone.signal);
