@@ -96,6 +96,20 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     expect((await post({ ...ok, messages: [{ role: "user", content: [content[0]] }] })).statusCode).toBe(200);
   });
 
+  it("400 on stream_options without stream; n: 1 and stream_options: null are accepted", async () => {
+    for (const extra of [{}, { stream: false }]) {
+      const res = await post({ ...ok, ...extra, stream_options: { include_usage: true } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        type: "invalid_request_error",
+        param: "stream_options",
+        code: "invalid_value",
+      });
+    }
+    expect((await post({ ...ok, n: 1, stream_options: null })).statusCode).toBe(200);
+  });
+
   it("400 on n other than 1", async () => {
     const res = await post({ ...ok, n: 2 });
     expect(res.statusCode).toBe(400);

@@ -7,6 +7,9 @@ export function toChatRequest(body: ChatBody, kind: AgentKind): ChatRequest {
   if (body.n != null && body.n !== 1) {
     throw invalidParam("n", `Invalid value for 'n': only 1 is supported (got ${body.n}).`, "unsupported_value");
   }
+  if (body.stream_options != null && body.stream !== true) {
+    throw invalidParam("stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled.");
+  }
   body.messages.forEach((m, i) => {
     if (m.content == null && !(m.role === "assistant" && m.tool_calls?.length)) throw missingParam(`messages[${i}].content`);
     // Only an upstream LLM sees images or audio; the other kinds read text and would drop them unseen.
