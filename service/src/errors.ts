@@ -58,6 +58,12 @@ export const unsupportedMediaType = (got: string | undefined) =>
 // --- files -----------------------------------------------------------------------
 export const fileTooLarge = (limitBytes: number) =>
   new ApiError(413, `The file is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", "file", "file_too_large");
+export const invalidMultipart = (detail: string) =>
+  new ApiError(400, `Malformed multipart form: ${detail}`, "invalid_request_error", null, "invalid_multipart");
+export const tooManyFormFields = () =>
+  new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
+export const uploadIncomplete = () =>
+  new ApiError(400, "The upload ended before the form was complete.", "invalid_request_error", "file", "upload_incomplete");
 export const rangeNotSatisfiable = (size: number) =>
   new ApiError(416, `The requested range is not satisfiable for a file of ${size} bytes.`, "invalid_request_error", null, "range_not_satisfiable");
 

@@ -244,6 +244,20 @@ describe("upload form errors", () => {
     expect(res).toMatchObject({ status: 200, body: { filename: "a".repeat(254) } });
   });
 
+  it("a malformed form or one with too many fields is a 400 in the OpenAI envelope, and stores nothing", async () => {
+    for (const [contentType, body] of [["multipart/form-data", "--x\r\n"], ["multipart/form-data; boundary=zz", "garbage"]]) {
+      const res = await fetch(`${baseURL}/files`, { method: "POST", headers: { ...auth, "content-type": contentType }, body });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ type: "invalid_request_error", param: null, code: "invalid_multipart" });
+    }
+    const many = await post([["purpose", "assistants"], ...Array.from({ length: 9 }, (_, i) => [`expires_after[x${i}]`, "1"] as [string, string]), ["file", blob("x"), "many.txt"]]);
+    expect(many.status).toBe(400);
+    expect(many.body.error).toEqual({ message: "The form has too many fields; send 'file' and 'purpose'.", type: "invalid_request_error", param: null, code: "too_many_fields" });
+    const left = await t.leftovers();
+    expect(left.pending).toBe(0);
+    expect(left.blobs.length).toBe(left.rows);
+  });
+
   it("two files in one form are a 400", async () => {
     const res = await post([["purpose", "assistants"], ["file", blob("one"), "1.txt"], ["file", blob("two"), "2.txt"]]);
     expect(res.status).toBe(400);

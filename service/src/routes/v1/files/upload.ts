@@ -9,7 +9,17 @@ import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { PendingUpload } from "../../../domain/files/pending-upload.js";
 import { FILE_PURPOSES, isFilePurpose } from "../../../domain/files/types.js";
-import { ApiError, fileTooLarge, invalidParam, missingParam, storageFailed, unsupportedMediaType } from "../../../errors.js";
+import {
+  ApiError,
+  fileTooLarge,
+  invalidMultipart,
+  invalidParam,
+  missingParam,
+  storageFailed,
+  tooManyFormFields,
+  unsupportedMediaType,
+  uploadIncomplete,
+} from "../../../errors.js";
 import { FileObject, fileObject } from "./file-object.js";
 
 /** A form's bytes besides the file: boundaries, part headers, a short purpose. */
@@ -26,13 +36,13 @@ function formError(err: unknown, maxBytes: number): unknown {
       return invalidParam("file", "Send exactly one file per upload.", "too_many_files");
     case "FST_FIELDS_LIMIT":
     case "FST_PARTS_LIMIT":
-      return new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
+      return tooManyFormFields();
     case "FST_MP_PREMATURE_CLOSE":
     case "ERR_STREAM_PREMATURE_CLOSE":
-      return new ApiError(400, "The upload ended before the form was complete.", "invalid_request_error", "file", "upload_incomplete");
+      return uploadIncomplete();
   }
   if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) {
-    return new ApiError(400, `Malformed multipart form: ${err.message}`, "invalid_request_error", null, "invalid_multipart");
+    return invalidMultipart(err.message);
   }
   return storageFailed();
 }
