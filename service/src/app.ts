@@ -2,12 +2,14 @@
  * The service as a Fastify instance. `server.ts` listens; tests build this and inject requests.
  */
 import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { ServiceConfig } from "./config.js";
 import type { Db } from "./store/db.js";
 import type { BlobStore } from "./blobs/blob-store.js";
 import { validatorCompiler } from "./validation.js";
+import { invalidParam } from "./errors.js";
+import { toApiError } from "./plugins/error-handler.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
 import errorHandler from "./plugins/error-handler.js";
@@ -63,6 +65,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: "x-request-id",
     genReqId: requestIdGenerator(),
     return503OnClosing: true,
+    // Errors raised before routing (a malformed URL escape, a bad content type) answer in the
+    // OpenAI envelope too; the error handler is not reached for them.
+    frameworkErrors: (error, request, anyReply) => {
+      const reply = anyReply as FastifyReply;
+      const apiError = error.code === "FST_ERR_BAD_URL" ? invalidParam("url", `The URL is malformed: ${request.url.split("?")[0]}`, "invalid_url") : toApiError(error, request.id, config.jsonBodyLimit);
+      void reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
+    },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -41,3 +41,14 @@ describe("health and metrics", () => {
     expect(text).toContain("process_resident_memory_bytes");
   });
 });
+
+describe("errors raised before routing", () => {
+  it("a malformed URL escape answers 400 in the OpenAI envelope", async () => {
+    const t = await buildTestApp("pglite");
+    const { secret } = await t.createKey();
+    const res = await t.app.inject({ url: "/v1/models/agentport/nope%ZZ", headers: { authorization: `Bearer ${secret}` } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { message: expect.stringContaining("malformed"), type: "invalid_request_error", param: "url", code: "invalid_url" } });
+    await t.close();
+  });
+});
