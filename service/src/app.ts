@@ -72,7 +72,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const apiError = error.code === "FST_ERR_BAD_URL" ? invalidParam("url", `The URL is malformed: ${request.url.split("?")[0]}`, "invalid_url") : toApiError(error, request.id, config.jsonBodyLimit);
       void reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Above every route's own id limit, so a long id is judged by its route (404, 400), not the router.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());

@@ -49,6 +49,13 @@ describe("errors raised before routing", () => {
     const res = await t.app.inject({ url: "/v1/models/agentport/nope%ZZ", headers: { authorization: `Bearer ${secret}` } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: { message: expect.stringContaining("malformed"), type: "invalid_request_error", param: "url", code: "invalid_url" } });
+    // A long id is judged by its route; one past any id the API issues by the router, in the envelope too.
+    const long = await t.app.inject({ url: `/v1/files/file-${"a".repeat(150)}`, headers: { authorization: `Bearer ${secret}` } });
+    expect(long.statusCode).toBe(404);
+    expect(long.json().error.param).toBe("file_id");
+    const huge = await t.app.inject({ url: `/v1/files/${"a".repeat(300)}`, headers: { authorization: `Bearer ${secret}` } });
+    expect(huge.statusCode).toBe(414);
+    expect(Object.keys(huge.json().error).sort()).toEqual(["code", "message", "param", "type"]);
     await t.close();
   });
 });
