@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: the production artifact in dist/ — the service and the keys CLI as plain
+ * JavaScript that `node` runs alone (no tsx, no TypeScript, no Pulumi), plus the few packages
+ * that must stay on disk, declared in dist/package.json with their own lockfile.
+ *
+ * Contract: copy dist/ anywhere, run `npm ci --omit=dev` in the copy, then `node server.js`
+ * starts the service with the same environment variables as `npm start`.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(root, "dist");
+
+/**
+ * Kept out of the bundle, installed beside it:
+ * - @electric-sql/pglite loads its WASM, data bundle and extensions from files next to its own
+ *   modules (`new URL(…, import.meta.url)`), which a bundle would break.
+ * - pg-native is pg's optional native driver: never installed, only referenced.
+ */
+const INSTALLED = ["@electric-sql/pglite"];
+const NEVER_PRESENT = ["pg-native"];
+
+const rootPkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"));
+const lockedVersion = (name) => {
+  const entry = lock.packages[`node_modules/${name}`];
+  if (!entry) throw new Error(`${name} is not in package-lock.json: run npm ci first`);
+  return entry.version;
+};
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+await build({
+  entryPoints: { server: join(root, "service/src/server.ts"), keys: join(root, "service/src/cli/keys.ts") },
+  outdir: out,
+  bundle: true,
+  splitting: true, // server and CLI share one copy of the store, keys and config code
+  chunkNames: "[name]-[hash]", // beside the entries: migrate.ts finds ./migrations from its own URL
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: [...INSTALLED, ...NEVER_PRESENT],
+  // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require.
+  banner: { js: "import { createRequire as __agentportRequire } from 'node:module'; const require = __agentportRequire(import.meta.url);" },
+  legalComments: "linked",
+  logLevel: "warning",
+});
+
+// Read at run time next to the bundle: migrate.ts resolves ./migrations from its own URL.
+cpSync(join(root, "service/src/store/migrations"), join(out, "migrations"), { recursive: true });
+cpSync(join(root, "service/agents.example.yaml"), join(out, "agents.example.yaml"));
+
+const pkg = {
+  name: "agentport-service",
+  version: rootPkg.version,
+  private: true,
+  description: "agentport API service (production build)",
+  type: "module",
+  license: rootPkg.license,
+  engines: rootPkg.engines,
+  main: "server.js",
+  scripts: { start: "node server.js", keys: "node keys.js" },
+  dependencies: Object.fromEntries(INSTALLED.map((name) => [name, lockedVersion(name)])),
+};
+writeFileSync(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+// The lockfile pins the installed packages' own dependencies too, so `npm ci` in the image is exact.
+execFileSync("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: out, stdio: "inherit" });
+console.log(`built ${out}`);
