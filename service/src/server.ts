@@ -5,6 +5,7 @@
  */
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
+import { onParentExit } from "./parent-watch.js";
 import { runningServer, writeServerRecord } from "./server-record.js";
 
 const config = loadConfig();
@@ -49,3 +50,4 @@ async function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+onParentExit(() => void shutdown("parent exited"));
