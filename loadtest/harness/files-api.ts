@@ -43,11 +43,18 @@ function multipart(size: number, filename: string, purpose: string) {
 }
 
 export class FilesApi {
+  private readonly http: Http;
+  private readonly baseUrl: string;
+  private readonly key: string;
   constructor(
-    private readonly http: Http,
-    private readonly baseUrl: string,
-    private readonly key: string,
-  ) {}
+    http: Http,
+    baseUrl: string,
+    key: string,
+  ) {
+    this.http = http;
+    this.baseUrl = baseUrl;
+    this.key = key;
+  }
 
   async upload(size: number, filename: string, purpose = "assistants", timeoutMs = 120_000): Promise<UploadResult> {
     const form = multipart(size, filename, purpose);

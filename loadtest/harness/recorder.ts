@@ -15,7 +15,10 @@ export interface Sample {
 export class Recorder {
   readonly samples: Sample[] = [];
   readonly interChunkMs: number[] = [];
-  constructor(readonly origin = performance.now()) {}
+  readonly origin: number;
+  constructor(origin = performance.now()) {
+    this.origin = origin;
+  }
 
   /** ms since the run began for a performance.now() instant. */
   since(t: number): number {

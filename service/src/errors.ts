@@ -25,14 +25,22 @@ export interface ErrorEnvelope {
 }
 
 export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly code: string | null;
   constructor(
-    readonly statusCode: number,
+    statusCode: number,
     message: string,
-    readonly type: ErrorType = "invalid_request_error",
-    readonly param: string | null = null,
-    readonly code: string | null = null,
+    type: ErrorType = "invalid_request_error",
+    param: string | null = null,
+    code: string | null = null,
   ) {
     super(message);
+    this.statusCode = statusCode;
+    this.type = type;
+    this.param = param;
+    this.code = code;
     this.name = "ApiError";
   }
 

@@ -8,7 +8,10 @@ export class FailingBlobStore implements BlobStore {
   /** Fail this many of the next deletes. */
   failDeletes = 0;
 
-  constructor(readonly inner: BlobStore) {}
+  readonly inner: BlobStore;
+  constructor(inner: BlobStore) {
+    this.inner = inner;
+  }
 
   get kind() {
     return this.inner.kind;

@@ -37,8 +37,10 @@ export interface BlobStore {
 }
 
 export class BlobNotFoundError extends Error {
-  constructor(readonly key: string) {
+  readonly key: string;
+  constructor(key: string) {
     super(`blob not found: ${key}`);
+    this.key = key;
     this.name = "BlobNotFoundError";
   }
 }

@@ -31,7 +31,9 @@ export class LocalBlobStore implements BlobStore {
   readonly kind = "local";
   private readonly partialDir: string;
 
-  constructor(private readonly dir: string) {
+  private readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
     this.partialDir = join(dir, PARTIAL);
   }
 

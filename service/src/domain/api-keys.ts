@@ -83,7 +83,10 @@ export class ApiKeys {
   private flushTimer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
 
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(

@@ -43,8 +43,10 @@ export class SessionRegistry extends EventEmitter<{ closed: [id: string, reason:
   private readonly now: () => number;
   private sweepTimer?: NodeJS.Timeout;
 
-  constructor(private readonly opts: SessionRegistryOptions) {
+  private readonly opts: SessionRegistryOptions;
+  constructor(opts: SessionRegistryOptions) {
     super();
+    this.opts = opts;
     this.now = opts.now ?? Date.now;
   }
 

@@ -27,10 +27,12 @@ export class SseWriter {
   private flushing?: Promise<void>;
   private resolveFlush?: () => void;
 
+  private readonly res: ServerResponse;
   constructor(
-    private readonly res: ServerResponse,
+    res: ServerResponse,
     opts: SseWriterOptions,
   ) {
+    this.res = res;
     res.writeHead(200, {
       ...opts.headers,
       "content-type": "text/event-stream",

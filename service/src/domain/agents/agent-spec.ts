@@ -51,11 +51,13 @@ export type SyntheticSpec = z.infer<typeof synthetic>;
 const FileSchema = z.strictObject({ agents: z.array(z.unknown()) });
 
 export class AgentsFileError extends Error {
+  readonly problems: string[];
   constructor(
     source: string,
-    readonly problems: string[],
+    problems: string[],
   ) {
     super(`${source} is invalid:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.problems = problems;
     this.name = "AgentsFileError";
   }
 }

@@ -13,7 +13,10 @@ class StreamState {
   chars = 0;
   done = false;
 
-  constructor(private readonly ctx: AgentContext) {}
+  private readonly ctx: AgentContext;
+  constructor(ctx: AgentContext) {
+    this.ctx = ctx;
+  }
 
   events(payloads: string[]): AgentEvent[] {
     const out: AgentEvent[] = [];

@@ -25,11 +25,18 @@ export interface Logger {
 }
 
 export class BlobDeletions {
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+  private readonly log: Logger;
   constructor(
-    private readonly db: Db,
-    private readonly blobs: BlobStore,
-    private readonly log: Logger,
-  ) {}
+    db: Db,
+    blobs: BlobStore,
+    log: Logger,
+  ) {
+    this.db = db;
+    this.blobs = blobs;
+    this.log = log;
+  }
 
   /** Records an upload about to start: if the process dies, its blob is swept later. */
   async uploadStarted(key: string): Promise<void> {

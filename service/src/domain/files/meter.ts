@@ -18,9 +18,11 @@ export class UploadMeter extends Transform {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true });
   private textParts: string[] | undefined = [];
 
-  constructor(private readonly maxBytes: number) {
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
     // Room for a few socket reads, so the parser and the blob writer rarely wait on each other.
     super({ highWaterMark: 1024 * 1024 });
+    this.maxBytes = maxBytes;
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {

@@ -27,11 +27,18 @@ export class PendingUpload {
   private written?: Written;
   private settled = false;
 
+  readonly id: string;
+  private readonly projectId: string;
+  private readonly deps: { db: Db; blobs: BlobStore; deletions: BlobDeletions; maxBytes: number };
   constructor(
-    readonly id: string,
-    private readonly projectId: string,
-    private readonly deps: { db: Db; blobs: BlobStore; deletions: BlobDeletions; maxBytes: number },
-  ) {}
+    id: string,
+    projectId: string,
+    deps: { db: Db; blobs: BlobStore; deletions: BlobDeletions; maxBytes: number },
+  ) {
+    this.id = id;
+    this.projectId = projectId;
+    this.deps = deps;
+  }
 
   get result(): Written | undefined {
     return this.written;

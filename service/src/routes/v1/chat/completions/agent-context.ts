@@ -5,11 +5,18 @@ import type { Stopper } from "./stop-signal.js";
 
 /** A class, not an object literal with a getter: the getter is defined once, not per request. */
 class RequestAgentContext implements AgentContext {
+  readonly projectId: string;
+  private readonly stop: Stopper;
+  readonly log: FastifyBaseLogger;
   constructor(
-    readonly projectId: string,
-    private readonly stop: Stopper,
-    readonly log: FastifyBaseLogger,
-  ) {}
+    projectId: string,
+    stop: Stopper,
+    log: FastifyBaseLogger,
+  ) {
+    this.projectId = projectId;
+    this.stop = stop;
+    this.log = log;
+  }
 
   get signal(): AbortSignal {
     return this.stop.signal;
