@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: files run in parallel processes, tests inside a file run in order.
     pool: "forks",
+    // What the suite needs on a fresh machine: a PostgreSQL server (a private one when none
+    // answers) and nginx (installed when missing).
+    globalSetup: ["test/setup/postgres.ts", "test/setup/nginx.ts"],
   },
 });
