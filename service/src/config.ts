@@ -29,6 +29,13 @@ export interface ServiceConfig {
   databaseUrl?: string;
   /** PostgreSQL schema for the service's tables on a shared database (e.g. the platform's sqldb). */
   databaseSchema?: string;
+  /** Bounds towards the PostgreSQL server (DATABASE_URL only): connect, query, revocation listener. */
+  databaseTimeouts: {
+    connectMs: number;
+    queryMs: number;
+    /** How long cached key checks are trusted after the revocation listener last proved alive. */
+    listenerTrustMs: number;
+  };
   jwtSecret: string;
   jwtAlgorithm: string;
   modelPrefix: string;
@@ -138,6 +145,11 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schemaName(env.DATABASE_SCHEMA),
+    databaseTimeouts: {
+      connectMs: positiveSeconds(env, "DATABASE_CONNECT_TIMEOUT_SECONDS", 5) * 1000,
+      queryMs: positiveSeconds(env, "DATABASE_QUERY_TIMEOUT_SECONDS", 15) * 1000,
+      listenerTrustMs: positiveSeconds(env, "KEY_CACHE_TRUST_SECONDS", 3) * 1000,
+    },
     jwtSecret: jwtSecretFor(env, dataDir),
     jwtAlgorithm: env.JWT_ALGORITHM ?? "HS512",
     modelPrefix: env.MODEL_PREFIX ?? "agentport",

@@ -2,8 +2,11 @@
  * API keys: created with a secret shown once, stored as a SHA-256 hash, verified in constant time.
  *
  * Verification is on every request, so verified keys are cached in memory; a delete removes the
- * row and NOTIFYs every replica, which evicts at once (the deleting one synchronously). If the
- * listening connection drops, the whole cache is dropped: a missed NOTIFY can never keep a key alive.
+ * row and NOTIFYs every replica in the same transaction, and each evicts at once (the deleting one
+ * synchronously). The cache is trusted only while the store says notifications are live: while
+ * the listening connection is down or silent, every check goes to the store (and fails with it),
+ * and the cache is dropped when the connection goes and again when it comes back, so a missed
+ * NOTIFY can never keep a key alive.
  * "Last used" is collected in memory and written in one statement every few seconds.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -80,6 +83,7 @@ export class ApiKeys {
   /** keyId → epoch ms of its latest use not yet written. */
   private readonly usedSinceFlush = new Map<string, number>();
   private readonly revokeListeners = new Set<(keyId: string) => void>();
+  private readonly resyncListeners = new Set<() => void>();
   private flushTimer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
 
@@ -95,6 +99,7 @@ export class ApiKeys {
       () => {
         this.evictions++;
         this.verified.clear();
+        for (const fn of this.resyncListeners) fn();
       },
     );
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => {}), LAST_USED_FLUSH_MS);
@@ -111,6 +116,20 @@ export class ApiKeys {
   onRevoked(fn: (keyId: string) => void): () => void {
     this.revokeListeners.add(fn);
     return () => this.revokeListeners.delete(fn);
+  }
+
+  /**
+   * Runs `fn` when revocations may have been missed (the store's listener dropped or came back):
+   * holders of long-lived sessions re-check their keys with `exists`.
+   */
+  onResync(fn: () => void): () => void {
+    this.resyncListeners.add(fn);
+    return () => this.resyncListeners.delete(fn);
+  }
+
+  /** Whether the key still exists (not revoked), asked of the store. */
+  async exists(keyId: string): Promise<boolean> {
+    return (await this.db.query("SELECT 1 FROM api_keys WHERE id = $1", [keyId])).rowCount > 0;
   }
 
   async create(input: { projectId: string; name: string; createdBy: string }): Promise<{ record: ApiKeyRecord; secret: string }> {
@@ -149,11 +168,16 @@ export class ApiKeys {
 
   /** Revokes: the row goes, and every replica forgets the key before the next request. */
   async delete(projectId: string, id: string): Promise<boolean> {
-    const { rowCount } = await this.db.query("DELETE FROM api_keys WHERE id = $1 AND project_id = $2", [id, projectId]);
-    if (rowCount === 0) return false;
+    // NOTIFY is transactional: the other replicas hear of the delete exactly when it commits, and
+    // a failure of either leaves the key in place and valid everywhere (all or nothing).
+    const deleted = await this.db.transaction(async (tx) => {
+      const { rowCount } = await tx.query("DELETE FROM api_keys WHERE id = $1 AND project_id = $2", [id, projectId]);
+      if (rowCount > 0) await tx.query("SELECT pg_notify($1, $2)", [REVOKED_CHANNEL, id]);
+      return rowCount > 0;
+    });
+    if (!deleted) return false;
     this.evict(id);
     this.usedSinceFlush.delete(id);
-    await this.db.notify(REVOKED_CHANNEL, id);
     return true;
   }
 
@@ -165,7 +189,8 @@ export class ApiKeys {
   verifyCached(secret: string): ApiKeyPrincipal | null | undefined {
     if (!wellFormed(secret)) return null;
     const digest = digestOf(secret);
-    const principal = this.verified.get(digest);
+    // Without live notifications a cached key may have been revoked elsewhere: ask the store.
+    const principal = this.db.notificationsLive() ? this.verified.get(digest) : undefined;
     if (principal) {
       this.usedSinceFlush.set(principal.keyId, Date.now());
       return principal;
@@ -188,7 +213,8 @@ export class ApiKeys {
       return undefined;
     }
     const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name });
-    if (evictionsBefore === this.evictions) this.verified.set(digest, principal);
+    // Cache only what was read while notifications were live and no eviction raced the read.
+    if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);
     this.usedSinceFlush.set(principal.keyId, Date.now());
     return principal;
   }

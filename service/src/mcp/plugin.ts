@@ -1,6 +1,6 @@
 /**
  * The MCP session registry on the instance (`app.mcpSessions`). A revoked key's sessions close
- * at once on every replica. On shutdown sessions close before the HTTP server does (an open SSE
+ * at once on every replica, and after a listener outage once the store is back. On shutdown sessions close before the HTTP server does (an open SSE
  * stream would hold `app.close()` until the client hangs up), each once its running tool calls
  * finish or the drain deadline passes.
  */
@@ -23,8 +23,17 @@ export default fp(
     sessions.start();
     app.decorate("mcpSessions", sessions);
     const unsubscribe = app.apiKeys.onRevoked((keyId) => void sessions.closeKey(keyId));
+    // Revocations may have been missed while the store's listener was away: ask the store about
+    // every key with an open session (a failed check waits for the next resync, when it is back).
+    const recheck = async () => {
+      for (const keyId of sessions.keyIds()) {
+        if (!(await app.apiKeys.exists(keyId).catch(() => true))) await sessions.closeKey(keyId);
+      }
+    };
+    const unsubscribeResync = app.apiKeys.onResync(() => void recheck());
     app.addHook("preClose", async () => {
       unsubscribe();
+      unsubscribeResync();
       await sessions.drain(app.drainDeadline);
     });
   },

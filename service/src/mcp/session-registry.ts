@@ -119,6 +119,11 @@ export class SessionRegistry extends EventEmitter<{ closed: [id: string, reason:
     if (this.sessions.delete(id)) this.emit("closed", id, reason);
   }
 
+  /** The keys that hold open sessions. */
+  keyIds(): string[] {
+    return [...new Set([...this.sessions.values()].map((e) => e.session.keyId))];
+  }
+
   /** Closes every session of a key (the key was revoked). */
   async closeKey(keyId: string): Promise<void> {
     const ids = [...this.sessions.values()].filter((e) => e.session.keyId === keyId).map((e) => e.session.id);

@@ -13,8 +13,10 @@ import {
   invalidParam,
   missingParam,
   routeNotFound,
+  unavailable,
   unsupportedMediaType,
 } from "../errors.js";
+import { StoreError, StoreUnavailableError } from "../store/store-error.js";
 
 interface ValidationIssue {
   instancePath: string;
@@ -62,6 +64,7 @@ function fromValidation(issue: ValidationIssue): ApiError {
 
 export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailableError) return unavailable("The metadata store is not answering; retry the request.");
   if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
@@ -82,7 +85,11 @@ export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const apiError = toApiError(err, request.id, app.config.jsonBodyLimit, request.headers["content-type"]);
-      if (apiError.statusCode >= 500) request.log.error({ err }, "request failed");
+      // Store errors are logged by SQLSTATE and statement name only: the SQL and its parameters
+      // may hold a secret's hash or a user's input. An outage is one warning, not a stack per request.
+      if (err instanceof StoreUnavailableError) request.log.warn({ code: err.code, statement: err.statement }, "metadata store unavailable");
+      else if (err instanceof StoreError) request.log.error({ code: err.code, statement: err.statement }, "store query failed");
+      else if (apiError.statusCode >= 500) request.log.error({ err }, "request failed");
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.
       if (reply.sent || reply.raw.headersSent) return;

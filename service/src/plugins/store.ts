@@ -11,6 +11,7 @@ export default fp<{ db?: Db }>(
       (await openStore({
         databaseUrl: app.config.databaseUrl,
         databaseSchema: app.config.databaseSchema,
+        timeouts: app.config.databaseTimeouts,
         pgliteDir: pgliteDirFor(app.config.dataDir),
         log: (msg) => app.log.warn(msg),
       }));

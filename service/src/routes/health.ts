@@ -1,4 +1,9 @@
-/** Liveness (`/health`: the process answers) and readiness (`/health/ready`: the store answers). */
+/**
+ * Liveness (`/health`: the process answers) and readiness (`/health/ready`: the store answers).
+ * Readiness stays 200 while only the revocation listener is down ("degraded"): the replica still
+ * answers correctly — every key check goes to the store — so taking it out of the Service's
+ * endpoints would turn a listener problem on every replica into a full outage.
+ */
 import type { FastifyInstance } from "fastify";
 import { unavailable } from "../errors.js";
 
@@ -10,6 +15,7 @@ export default async function healthRoutes(app: FastifyInstance) {
     } catch {
       throw unavailable("The metadata store is not answering.");
     }
-    return { status: "ready", store: app.db.kind };
+    const notifications = app.db.notificationsLive() ? "live" : "down";
+    return { status: notifications === "live" ? "ready" : "degraded", store: app.db.kind, notifications };
   });
 }

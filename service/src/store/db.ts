@@ -22,6 +22,12 @@ export interface Db extends Queryable {
    * (the listening connection dropped and came back), so callers can drop derived state.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReset?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Whether notifications are arriving right now (the listening connection answered within the
+   * trust window): state derived from them, such as cached key checks, may be trusted only then.
+   * Always true in-process (PGlite).
+   */
+  notificationsLive(): boolean;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }

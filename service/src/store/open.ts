@@ -12,10 +12,19 @@ export interface StoreOptions {
   /** PGlite data dir; `undefined` with no databaseUrl means in memory (tests). */
   pgliteDir?: string;
   log?: (msg: string) => void;
+  /** Bounds towards the PostgreSQL server (defaults in postgres.ts). */
+  timeouts?: { connectMs: number; queryMs: number; listenerTrustMs: number };
 }
 
 export async function openStore(opts: StoreOptions): Promise<Db> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.log, opts.databaseSchema) : await openPglite(opts.pgliteDir);
+  const t = opts.timeouts;
+  const db = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, {
+        schema: opts.databaseSchema,
+        log: opts.log,
+        ...(t && { connectTimeoutMs: t.connectMs, queryTimeoutMs: t.queryMs, listenerTrustMs: t.listenerTrustMs, listenerCheckMs: Math.max(200, t.listenerTrustMs / 3) }),
+      })
+    : await openPglite(opts.pgliteDir);
   try {
     await migrate(db);
   } catch (err) {

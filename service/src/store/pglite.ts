@@ -2,12 +2,17 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable, QueryResult } from "./db.js";
+import { storeError } from "./store-error.js";
 
 function wrap(q: { query: PGlite["query"] }): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const r = await q.query<T>(sql, params);
-      return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
+      try {
+        const r = await q.query<T>(sql, params);
+        return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
+      } catch (err) {
+        throw storeError(err, sql);
+      }
     },
   };
 }
@@ -29,6 +34,7 @@ export function pgliteDb(pg: PGlite): Db {
       const unlisten = await pg.listen(channel, onMessage);
       return () => unlisten();
     },
+    notificationsLive: () => true,
     async notify(channel, payload) {
       await pg.query("SELECT pg_notify($1, $2)", [channel, payload]);
     },
