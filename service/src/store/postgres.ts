@@ -49,6 +49,7 @@ export async function openPostgres(connectionString: string, opts: Partial<Postg
     query_timeout: o.queryTimeoutMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    application_name: "agentport",
   };
 
   if (o.schema) {
@@ -106,7 +107,8 @@ export async function openPostgres(connectionString: string, opts: Partial<Postg
 
   function connectListener(): Promise<void> {
     connecting ??= (async () => {
-      const client = new pg.Client(clientConfig);
+      // Named, so an operator can find it in pg_stat_activity.
+      const client = new pg.Client({ ...clientConfig, application_name: "agentport-listener" });
       client.on("notification", (n) => subscriptions.get(n.channel)?.onMessage(n.payload ?? ""));
       client.on("error", (err) => drop(client, err.message));
       client.on("end", () => drop(client, "connection ended"));
