@@ -13,6 +13,7 @@ import { toApiError } from "./plugins/error-handler.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
 import errorHandler from "./plugins/error-handler.js";
+import drainPlugin from "./plugins/drain.js";
 import apiKeysPlugin from "./plugins/api-keys.js";
 import agentsPlugin from "./plugins/agents.js";
 import filesPlugin from "./plugins/files.js";
@@ -64,7 +65,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.jsonBodyLimit,
     requestIdHeader: "x-request-id",
     genReqId: requestIdGenerator(),
-    return503OnClosing: true,
+    // plugins/drain.ts answers requests that arrive while closing, in the envelope.
+    return503OnClosing: false,
     // Errors raised before routing (a malformed URL escape, a bad content type) answer in the
     // OpenAI envelope too; the error handler is not reached for them.
     frameworkErrors: (error, request, anyReply) => {
@@ -85,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorHandler);
+  await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
   await app.register(agentsPlugin);

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
+import { connect } from "node:net";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startServerProcess, TSX, type ServerProcess } from "../helpers/server-process.js";
 
 const run = promisify(execFile);
@@ -73,5 +74,49 @@ describe("graceful shutdown (SIGTERM)", () => {
     expect(text).not.toContain('"finish_reason":"stop"');
     expect(text).toMatch(/data: \{"error":\{"message":"[^"]*shut/);
     expect(await server.exited).not.toBeNull();
+  });
+
+  it("exits as soon as the last stream ends, though clients keep connections alive; a request on one gets the enveloped 503", { timeout: 120_000 }, async () => {
+    server = await startServer(60);
+    const { port } = new URL(server.url);
+    // One kept-alive connection: a stream, and a second request pipelined behind it.
+    const socket = connect(Number(port), "127.0.0.1");
+    let raw = "";
+    socket.on("data", (d) => (raw += d));
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    const body = JSON.stringify({ model: "agentport/slow", stream: true, messages: [{ role: "user", content: "go" }] });
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.secret}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    // And a client that keeps its connection open, idle, once its own stream is done.
+    const idle = connect(Number(port), "127.0.0.1");
+    let idleRaw = "";
+    idle.on("data", (d) => (idleRaw += d));
+    idle.on("error", () => {});
+    idle.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.secret}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await vi.waitFor(() => expect(raw + idleRaw).toMatch(/"content":"[\s\S]*"content":"/), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(raw).toContain('"content":"'), { timeout: 10_000, interval: 20 });
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.secret}\r\n\r\n`);
+
+    // The grace period is 60 s: the process must be gone right after the 2 s stream, not then.
+    const code = await Promise.race([server.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+    expect(code).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(20_000);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+
+    const [stream, late] = raw.split(/(?=HTTP\/1\.1 503)/);
+    expect(stream).toContain('"finish_reason":"stop"');
+    expect(stream).toContain("data: [DONE]");
+    expect(late).toMatch(/^HTTP\/1\.1 503/);
+    expect(late.toLowerCase()).toContain("connection: close");
+    const envelope = JSON.parse(late.slice(late.indexOf("\r\n\r\n") + 4).replace(/^[0-9a-f]+\r\n/, "").split("\r\n")[0]);
+    expect(envelope.error).toMatchObject({ type: "server_error", code: "service_unavailable" });
+    expect(idleRaw).toContain("data: [DONE]");
+    idle.destroy();
   });
 });
