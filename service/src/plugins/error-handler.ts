@@ -17,6 +17,7 @@ import {
   unsupportedMediaType,
 } from "../errors.js";
 import { StoreError, StoreUnavailableError } from "../store/store-error.js";
+import { sendAfterBody } from "../http/discard-body.js";
 
 interface ValidationIssue {
   instancePath: string;
@@ -93,7 +94,8 @@ export default fp(
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.
       if (reply.sent || reply.raw.headersSent) return;
-      void reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
+      sendAfterBody(request, reply, apiError.statusCode, () => reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON()));
+      return reply;
     });
     app.setNotFoundHandler((request, reply) => {
       void reply.code(404).send(routeNotFound(request.method, request.url).toJSON());

@@ -4,6 +4,7 @@
  * and every refusal in this context is a JSON-RPC error body.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
+import { sendAfterBody } from "../../http/discard-body.js";
 import { toApiError } from "../../plugins/error-handler.js";
 import { checkOrigin, requireMcpKey } from "./guards.js";
 import { RPC, rpcError } from "./rpc-error.js";
@@ -19,7 +20,10 @@ export default async function mcpRoutes(app: FastifyInstance) {
     const apiError = toApiError(err, request.id, app.config.jsonBodyLimit);
     if (apiError.statusCode >= 500) request.log.error({ err }, "mcp request failed");
     if (reply.sent || reply.raw.headersSent) return;
-    return rpcError(reply, apiError.statusCode, apiError.statusCode === 400 ? RPC.parseError : RPC.serverError, apiError.message);
+    sendAfterBody(request, reply, apiError.statusCode, () =>
+      rpcError(reply, apiError.statusCode, apiError.statusCode === 400 ? RPC.parseError : RPC.serverError, apiError.message),
+    );
+    return reply;
   });
 
   await app.register(streamableRoutes);
