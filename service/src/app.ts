@@ -10,6 +10,8 @@ import type { BlobStore } from "./blobs/blob-store.js";
 import { validatorCompiler } from "./validation.js";
 import { invalidParam } from "./errors.js";
 import { toApiError } from "./plugins/error-handler.js";
+import { clientErrorHandler } from "./http/client-error.js";
+import { useDepthCheckedJson } from "./http/json-body.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
 import errorHandler from "./plugins/error-handler.js";
@@ -52,18 +54,27 @@ export const REDACTED_LOG_PATHS = [
  * Request ids unique across replicas and restarts without a random draw per request:
  * a random per-process prefix and a counter.
  */
-function requestIdGenerator(): () => string {
+function requestIdGenerator(): (req: { headers: Record<string, string | string[] | undefined> }) => string {
   const prefix = "req_" + randomBytes(8).toString("hex") + "_";
   let n = 0;
-  return () => prefix + (++n).toString(36);
+  return (req) => {
+    // A caller's x-request-id is kept (and echoed) only when it is a sane token: it goes into
+    // every log line and a response header.
+    const given = req.headers["x-request-id"];
+    return typeof given === "string" && REQUEST_ID.test(given) ? given : prefix + (++n).toString(36);
+  };
 }
+
+const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
     bodyLimit: config.jsonBodyLimit,
-    requestIdHeader: "x-request-id",
+    requestIdHeader: false, // genReqId reads and checks it
+    clientErrorHandler,
+    requestTimeout: config.http.requestTimeoutMs,
     genReqId: requestIdGenerator(),
     // plugins/drain.ts answers requests that arrive while closing, in the envelope.
     return503OnClosing: false,
@@ -78,11 +89,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
+  app.server.maxConnections = config.http.maxConnections;
+  useDepthCheckedJson(app);
   app.setValidatorCompiler(validatorCompiler());
   app.decorate("config", config);
   app.decorate("drainDeadline", opts.drainDeadline ?? new AbortController().signal);
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    // No response of ours may be sniffed into another type (a downloaded file above all).
+    reply.header("x-content-type-options", "nosniff");
+    // A NUL byte in the path or query can never name anything, and PostgreSQL refuses it in text.
+    if (request.url.includes("%00")) return done(invalidParam("url", "The URL contains a NUL character (%00).", "invalid_value"));
     done();
   });
 

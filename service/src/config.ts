@@ -52,6 +52,15 @@ export interface ServiceConfig {
   fileMaxBytes: number;
   blob: BlobStoreConfig;
   logLevel: string;
+  /** Client-side bounds of the HTTP server (slow or idle clients cannot hold it). */
+  http: {
+    /** Whole request (headers and body) must arrive within this; a response's duration is not bounded. */
+    requestTimeoutMs: number;
+    /** Request headers must arrive within this. */
+    headersTimeoutMs: number;
+    /** Open connections at once; more are refused at accept. */
+    maxConnections: number;
+  };
   /** Idle MCP sessions are closed after this many seconds. */
   mcpSessionIdleSeconds: number;
   /** Open MCP sessions allowed per API key. */
@@ -163,6 +172,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     fileMaxBytes: env.FILE_MAX_BYTES ? parseBytes(env.FILE_MAX_BYTES, "FILE_MAX_BYTES") : 512 * 1024 ** 2,
     blob: blobConfig(env, dataDir),
     logLevel: env.LOG_LEVEL ?? "info",
+    http: {
+      // 600 s: a 512 MiB upload at ~1 MiB/s. It bounds receiving a request, never a stream's answer.
+      requestTimeoutMs: positiveSeconds(env, "REQUEST_TIMEOUT_SECONDS", 600) * 1000,
+      headersTimeoutMs: positiveSeconds(env, "HEADERS_TIMEOUT_SECONDS", 30) * 1000,
+      maxConnections: int(env, "MAX_CONNECTIONS", 10_000, 1),
+    },
     mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
   };

@@ -49,9 +49,14 @@ export class ApiError extends Error {
   }
 }
 
+/** Longest piece of client input an error message repeats: enough to recognise it, no more. */
+export const ECHO_MAX = 200;
+/** Client input as an error message repeats it: bounded, with the cut marked. */
+export const echo = (value: string) => (value.length > ECHO_MAX ? `${value.slice(0, ECHO_MAX)}…(${value.length} characters)` : value);
+
 // --- request shape -------------------------------------------------------------
 export const invalidJson = (detail: string) =>
-  new ApiError(400, `We could not parse the JSON body of your request: ${detail}`, "invalid_request_error", null, "invalid_json");
+  new ApiError(400, `We could not parse the JSON body of your request: ${echo(detail)}`, "invalid_request_error", null, "invalid_json");
 export const invalidParam = (param: string, message: string, code: string | null = "invalid_value") =>
   new ApiError(400, message, "invalid_request_error", param, code);
 export const missingParam = (param: string) =>
@@ -61,13 +66,13 @@ export const unsupportedParam = (param: string, why: string) =>
 export const bodyTooLarge = (limitBytes: number, what = "Request body") =>
   new ApiError(413, `${what} is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", null, "request_too_large");
 export const unsupportedMediaType = (got: string | undefined) =>
-  new ApiError(415, `Unsupported Content-Type '${got ?? ""}'.`, "invalid_request_error", null, "unsupported_media_type");
+  new ApiError(415, `Unsupported Content-Type '${echo(got ?? "")}'.`, "invalid_request_error", null, "unsupported_media_type");
 
 // --- files -----------------------------------------------------------------------
 export const fileTooLarge = (limitBytes: number) =>
   new ApiError(413, `The file is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", "file", "file_too_large");
 export const invalidMultipart = (detail: string) =>
-  new ApiError(400, `Malformed multipart form: ${detail}`, "invalid_request_error", null, "invalid_multipart");
+  new ApiError(400, `Malformed multipart form: ${echo(detail)}`, "invalid_request_error", null, "invalid_multipart");
 export const tooManyFormFields = () =>
   new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
 export const uploadIncomplete = () =>
@@ -92,13 +97,13 @@ export const forbidden = (message: string) => new ApiError(403, message, "permis
 
 // --- resources -----------------------------------------------------------------
 export const routeNotFound = (method: string, url: string) =>
-  new ApiError(404, `Invalid URL (${method} ${url.split("?")[0]})`, "invalid_request_error", null, "unknown_url");
+  new ApiError(404, `Invalid URL (${echo(method)} ${echo(url.split("?")[0])})`, "invalid_request_error", null, "unknown_url");
 export const modelNotFound = (model: string) =>
-  new ApiError(404, `The model '${model}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+  new ApiError(404, `The model '${echo(model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
 export const notFound = (what: string, id: string, param: string | null = null) =>
-  new ApiError(404, `No such ${what}: '${id}'.`, "invalid_request_error", param, `${what.replace(/\s+/g, "_")}_not_found`);
+  new ApiError(404, `No such ${what}: '${echo(id)}'.`, "invalid_request_error", param, `${what.replace(/\s+/g, "_")}_not_found`);
 export const methodNotAllowed = (method: string, url: string) =>
-  new ApiError(405, `Method ${method} is not allowed on ${url.split("?")[0]}.`, "invalid_request_error", null, "method_not_allowed");
+  new ApiError(405, `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`, "invalid_request_error", null, "method_not_allowed");
 export const conflict = (message: string, code = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
 export const rateLimited = (message: string) => new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
 

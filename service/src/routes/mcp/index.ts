@@ -4,7 +4,9 @@
  * and every refusal in this context is a JSON-RPC error body.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
+import { invalidJson } from "../../errors.js";
 import { sendAfterBody } from "../../http/discard-body.js";
+import { jsonDepthExceeds, MAX_DEPTH } from "../../http/json-body.js";
 import { toApiError } from "../../plugins/error-handler.js";
 import { checkOrigin, requireMcpKey } from "./guards.js";
 import { RPC, rpcError } from "./rpc-error.js";
@@ -13,7 +15,9 @@ import streamableRoutes from "./streamable.js";
 
 export default async function mcpRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) =>
+    jsonDepthExceeds(body as string, MAX_DEPTH) ? done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined) : done(null, body),
+  );
   app.addHook("onRequest", checkOrigin);
   app.addHook("onRequest", requireMcpKey);
   app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -4,6 +4,8 @@
  */
 import { Type, type Static, type TSchema } from "typebox";
 
+const MAX_INT32 = 2 ** 31 - 1;
+
 const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
 export const ROLES = ["system", "developer", "user", "assistant", "tool"] as const;
@@ -38,10 +40,11 @@ export const ChatBody = Type.Object(
     ),
     temperature: nullable(Type.Number({ minimum: 0, maximum: 2 })),
     top_p: nullable(Type.Number({ minimum: 0, maximum: 1 })),
-    max_tokens: nullable(Type.Integer({ minimum: 1 })),
-    max_completion_tokens: nullable(Type.Integer({ minimum: 1 })),
+    // Upper bounds keep out Infinity (JSON's 1e400), which `type: integer` alone lets through.
+    max_tokens: nullable(Type.Integer({ minimum: 1, maximum: MAX_INT32 })),
+    max_completion_tokens: nullable(Type.Integer({ minimum: 1, maximum: MAX_INT32 })),
     stop: nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })])),
-    n: nullable(Type.Integer({ minimum: 1 })),
+    n: nullable(Type.Integer({ minimum: 1, maximum: 128 })),
     user: Type.Optional(Type.String()),
     metadata: nullable(Type.Record(Type.String(), Type.String({ maxLength: 512 }), { maxProperties: 16 })),
     tools: Type.Optional(
@@ -51,7 +54,7 @@ export const ChatBody = Type.Object(
     // Forwarded to `llm` agents' upstream as sent.
     parallel_tool_calls: Type.Optional(Type.Boolean()),
     response_format: Type.Optional(Type.Object({ type: Type.String() }, { additionalProperties: true })),
-    seed: nullable(Type.Integer()),
+    seed: nullable(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
     presence_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
     frequency_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
     reasoning_effort: nullable(Type.String()),

@@ -1,0 +1,42 @@
+/**
+ * The JSON body parser: Fastify's own (secure-json-parse, which refuses __proto__ poisoning),
+ * after a depth check. A few MB of `[[[[…` parse and validate recursively and hold the event loop
+ * for seconds; no request of ours nests deeper than a handful of levels (tool schemas inside
+ * messages go deepest), so anything past MAX_DEPTH is refused before parsing.
+ *
+ * Hand-written because JSON.parse has no depth limit and the well-kept parsers that have one are
+ * either much slower or a native add-on; this is one linear pass over the text.
+ */
+import type { FastifyInstance } from "fastify";
+import { invalidJson } from "../errors.js";
+
+export const MAX_DEPTH = 64;
+
+/** Nesting depth of a JSON text, stopping as soon as it passes `limit`. Strings are skipped. */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export function useDepthCheckedJson(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (jsonDepthExceeds(body as string, MAX_DEPTH)) return done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined);
+    parse(request, body as string, done);
+  });
+}
