@@ -3,6 +3,7 @@
  * stack config. Composes the components and exports the stack outputs.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { awsRdsCaBundle } from "./api/ca-bundle.js";
 import { ApiService } from "./api/service.js";
 import { databaseUrl } from "./api/settings.js";
 import { createResourceGroup } from "./azure-group.js";
@@ -29,6 +30,8 @@ const api = new ApiService(
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,
+    // The database URL verifies RDS's certificate against this bundle (Azure's chain is in Node's roots).
+    caBundle: managed.sqldb && spec.cloud.provider === "aws" ? awsRdsCaBundle() : undefined,
   },
   { dependsOn: [platform] },
 );

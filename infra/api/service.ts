@@ -4,14 +4,16 @@
  * platform's sqldb and the same storage as the platform.
  */
 import { createHash } from "node:crypto";
+import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Deployment } from "@pulumi/kubernetes/apps/v1/index.js";
 import { HorizontalPodAutoscaler } from "@pulumi/kubernetes/autoscaling/v2/index.js";
 import { ConfigMap, Namespace, Secret, Service } from "@pulumi/kubernetes/core/v1/index.js";
-import { Ingress } from "@pulumi/kubernetes/networking/v1/index.js";
+import { Ingress, NetworkPolicy } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
 import { AGENTS_DIR, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
+import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
 
 export interface ApiServiceArgs {
   /** The validated stack (api.*, ingress, gateway, jwt). */
@@ -24,6 +26,8 @@ export interface ApiServiceArgs {
   llmApiKey: pulumi.Output<string>;
   /** BLOB_STORE and its settings from the storage variant (secret). */
   storageEnv: pulumi.Output<Record<string, string>>;
+  /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
+  caBundle?: string;
 }
 
 export class ApiService extends pulumi.ComponentResource {
@@ -65,13 +69,19 @@ export class ApiService extends pulumi.ComponentResource {
     const agents = agentsJson
       ? new ConfigMap(`${name}-agents`, { metadata: { namespace, labels }, data: { "agents.json": agentsJson } }, parent)
       : undefined;
+    // The database's CA bundle, where Node's roots do not cover it (the URL names RDS_CA_FILE).
+    const ca = args.caBundle
+      ? new ConfigMap(`${name}-ca`, { metadata: { namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, parent)
+      : undefined;
     const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
     const deployment = new Deployment(
       `${name}-deployment`,
       {
         metadata: { namespace, labels },
         spec: {
-          replicas: api.replicas,
+          // No `replicas`: the HPA owns it. Under server-side apply a Deployment that sets it would
+          // fail the next `up` after a scale event with a field-manager conflict on .spec.replicas.
+          // A new Deployment starts at 1 and the HPA raises it to minReplicas (api.replicas).
           selector: { matchLabels: labels },
           strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
           template: {
@@ -80,7 +90,12 @@ export class ApiService extends pulumi.ComponentResource {
               terminationGracePeriodSeconds: s.terminationGracePeriodSeconds,
               nodeSelector: api.nodeSelector as Record<string, string>,
               tolerations: api.tolerations as never,
-              securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+              // Pod Security "restricted": non-root, RuntimeDefault seccomp, no privilege escalation,
+              // no capabilities; and no Kubernetes API token, which the service never uses.
+              securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
+              automountServiceAccountToken: false,
+              // Replicas on different nodes where the cluster has them: one node's loss is not the API's.
+              topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: labels } }],
               containers: [
                 {
                   name: "api",
@@ -93,12 +108,21 @@ export class ApiService extends pulumi.ComponentResource {
                   readinessProbe: probe("/health/ready", 2),
                   startupProbe: { httpGet: { path: "/health", port: "http" }, periodSeconds: 2, failureThreshold: 60 },
                   // Keep serving while the endpoint is removed from the gateway, then drain on SIGTERM.
-                  lifecycle: { preStop: { exec: { command: ["sleep", String(PRE_STOP_SLEEP_SECONDS)] } } },
+                  // The kubelet's own sleep (Kubernetes 1.30+): the image needs no sleep binary.
+                  lifecycle: { preStop: { sleep: { seconds: PRE_STOP_SLEEP_SECONDS } } },
                   securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
-                  volumeMounts: [{ name: "tmp", mountPath: "/tmp" }, ...(agents ? [{ name: "agents", mountPath: AGENTS_DIR, readOnly: true }] : [])],
+                  volumeMounts: [
+                    { name: "tmp", mountPath: "/tmp" },
+                    ...(agents ? [{ name: "agents", mountPath: AGENTS_DIR, readOnly: true }] : []),
+                    ...(ca ? [{ name: "ca", mountPath: CA_DIR, readOnly: true }] : []),
+                  ],
                 },
               ],
-              volumes: [{ name: "tmp", emptyDir: {} }, ...(agents ? [{ name: "agents", configMap: { name: agents.metadata.name } }] : [])],
+              volumes: [
+                { name: "tmp", emptyDir: {} },
+                ...(agents ? [{ name: "agents", configMap: { name: agents.metadata.name } }] : []),
+                ...(ca ? [{ name: "ca", configMap: { name: ca.metadata.name } }] : []),
+              ],
             },
           },
         },
@@ -107,13 +131,13 @@ export class ApiService extends pulumi.ComponentResource {
     );
     const service = new Service(
       `${name}-svc`,
-      { metadata: { namespace, labels }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
+      { metadata: { namespace, labels, annotations: s.serviceAnnotations }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
       parent,
     );
     new Ingress(
       `${name}-ingress`,
       {
-        metadata: { namespace, labels, annotations: s.annotations },
+        metadata: { namespace, labels, annotations: s.ingressAnnotations },
         spec: {
           ingressClassName: api.ingressClassName,
           tls: api.tls as never,
@@ -126,6 +150,21 @@ export class ApiService extends pulumi.ComponentResource {
               },
             },
           ],
+        },
+      },
+      parent,
+    );
+    // Only the platform's namespace (its gateway, and its metrics component scraping /metrics)
+    // reaches the pods. Egress stays open: the managed databases, caches and the LLM upstream
+    // live at cloud addresses outside the cluster that a pod selector cannot name.
+    new NetworkPolicy(
+      `${name}-ingress-policy`,
+      {
+        metadata: { namespace, labels },
+        spec: {
+          podSelector: { matchLabels: labels },
+          policyTypes: ["Ingress"],
+          ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": spec.platform.namespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
         },
       },
       parent,

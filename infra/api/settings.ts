@@ -7,6 +7,7 @@ import { deriveLimits, type StackLimits } from "../limits.js";
 import { serviceHost } from "../platform/values/defaults.js";
 import type { PostgresEndpoint } from "../data/types.js";
 import type { StackSpec } from "../stack/schema.js";
+import { verifiedTlsQuery } from "./ca-bundle.js";
 
 /** Seconds the pod keeps serving after removal from endpoints, before SIGTERM. */
 export const PRE_STOP_SLEEP_SECONDS = 5;
@@ -17,8 +18,15 @@ export interface ServiceSettings {
   limits: StackLimits;
   /** Non-secret env of the container. */
   env: Record<string, string>;
-  /** Ingress annotations: the gateway's own, plus ingress-nginx equivalents. */
-  annotations: Record<string, string>;
+  /**
+   * Annotations the gateway reads from the API's Ingress (route level: buffering), and from its
+   * Service (upstream level: timeouts). Kong reads its timeouts from the Service only — on the
+   * Ingress they are ignored and Kong's 60 s default applies — and buffering from the route.
+   * ingress-nginx reads everything from the Ingress; its annotations are written only for an
+   * nginx class, since another controller ignores them.
+   */
+  ingressAnnotations: Record<string, string>;
+  serviceAnnotations: Record<string, string>;
   /** Pod grace period: drain streams, plus the pre-stop sleep, plus slack. */
   terminationGracePeriodSeconds: number;
   /** The LLM upstream, or undefined when there is none. */
@@ -36,7 +44,6 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
   const { releaseName: release, namespace } = spec.platform;
   const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port}/v1` : undefined);
   const prefix = api.annotationPrefix.replace(/\/$/, "");
-  const seconds = (ms: number) => String(Math.ceil(ms / 1000));
   const maxBody = spec.gateway.env.client_max_body_size;
   return {
     host,
@@ -61,20 +68,39 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       LOG_LEVEL: api.logLevel,
       DATA_DIR: "/tmp/agentport",
     },
-    annotations: {
-      [`${prefix}/connect-timeout`]: String(limits.connectTimeoutMs),
-      [`${prefix}/read-timeout`]: String(limits.readTimeoutMs),
-      [`${prefix}/write-timeout`]: String(limits.writeTimeoutMs),
-      "nginx.ingress.kubernetes.io/proxy-connect-timeout": seconds(limits.connectTimeoutMs),
-      "nginx.ingress.kubernetes.io/proxy-read-timeout": seconds(limits.readTimeoutMs),
-      "nginx.ingress.kubernetes.io/proxy-send-timeout": seconds(limits.writeTimeoutMs),
-      "nginx.ingress.kubernetes.io/proxy-body-size": String(maxBody),
-      "nginx.ingress.kubernetes.io/client-body-buffer-size": limits.clientBodyBufferSize,
-      // Streams must reach the client chunk by chunk; uploads stream through too.
-      "nginx.ingress.kubernetes.io/proxy-buffering": "off",
-      "nginx.ingress.kubernetes.io/proxy-request-buffering": "off",
-    },
+    ...gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody),
     terminationGracePeriodSeconds: api.shutdownGraceSeconds + PRE_STOP_SLEEP_SECONDS + 5,
+  };
+}
+
+/** The gateway's annotations for the API, by where its controller reads them. */
+function gatewayAnnotations(ingressClassName: string, prefix: string, limits: StackLimits, maxBody: unknown): Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations"> {
+  const seconds = (ms: number) => String(Math.ceil(ms / 1000));
+  const timeouts = {
+    [`${prefix}/connect-timeout`]: String(limits.connectTimeoutMs),
+    [`${prefix}/read-timeout`]: String(limits.readTimeoutMs),
+    [`${prefix}/write-timeout`]: String(limits.writeTimeoutMs),
+  };
+  const kong = prefix === "konghq.com";
+  const nginx = /nginx/i.test(ingressClassName);
+  return {
+    serviceAnnotations: kong ? timeouts : {},
+    ingressAnnotations: {
+      ...(kong ? {} : nginx ? {} : timeouts),
+      // Streams reach the client chunk by chunk and uploads stream through to the service.
+      ...(kong ? { "konghq.com/request-buffering": "false", "konghq.com/response-buffering": "false" } : {}),
+      ...(nginx
+        ? {
+            "nginx.ingress.kubernetes.io/proxy-connect-timeout": seconds(limits.connectTimeoutMs),
+            "nginx.ingress.kubernetes.io/proxy-read-timeout": seconds(limits.readTimeoutMs),
+            "nginx.ingress.kubernetes.io/proxy-send-timeout": seconds(limits.writeTimeoutMs),
+            "nginx.ingress.kubernetes.io/proxy-body-size": String(maxBody),
+            "nginx.ingress.kubernetes.io/client-body-buffer-size": limits.clientBodyBufferSize,
+            "nginx.ingress.kubernetes.io/proxy-buffering": "off",
+            "nginx.ingress.kubernetes.io/proxy-request-buffering": "off",
+          }
+        : {}),
+    },
   };
 }
 
@@ -82,7 +108,10 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
 export function databaseUrl(spec: StackSpec, sqldbPassword: pulumi.Input<string>, managed?: PostgresEndpoint): pulumi.Output<string> {
   const url = (user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<string | number>, db: pulumi.Input<string>, query = "") =>
     pulumi.interpolate`postgresql://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}/${db}${query}`;
-  if (managed) return pulumi.secret(url(managed.username, managed.password, managed.host, managed.port, managed.database, "?sslmode=require"));
+  if (managed) {
+    if (spec.cloud.provider === "none") throw new Error("a managed sqldb needs cloud.provider aws or azure");
+    return pulumi.secret(url(managed.username, managed.password, managed.host, managed.port, managed.database, verifiedTlsQuery(spec.cloud.provider)));
+  }
   if (spec.data.sqldb === "external") {
     const e = spec.externalSqldb;
     return pulumi.secret(url(e.username ?? "", e.password ?? "", e.host ?? "", e.port, e.dbName ?? ""));

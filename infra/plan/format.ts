@@ -3,6 +3,7 @@
  * Helm values, the stack outputs. Secrets are masked: serialized secrets, sensitive
  * parameter paths, and any string containing a known secret value.
  */
+import { createHash } from "node:crypto";
 import { stringify } from "yaml";
 import { isSensitivePath, STANDIN_PREFIX } from "../stack/sensitive.js";
 import { isSecretEnvelope, type Plan } from "./run.js";
@@ -16,13 +17,22 @@ export function mask(value: unknown, secrets: Set<string>, path = ""): unknown {
   if (typeof value === "string") {
     if (value.includes(STANDIN_PREFIX)) return MASK;
     for (const s of secrets) if (s && value.includes(s)) return MASK;
-    return path && isSensitivePath(path) && value !== "" ? MASK : value;
+    if (path && isSensitivePath(path) && value !== "") return MASK;
+    return summarizeLong(value);
   }
   if (Array.isArray(value)) return value.map((v, i) => mask(v, secrets, `${path}[${i}]`));
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, secrets, path ? `${path}.${k}` : k)]));
   }
   return value;
+}
+
+/** Longest string printed whole; longer ones (a CA bundle) print as their size and digest. */
+const LONG_STRING = 4096;
+function summarizeLong(value: string): string {
+  if (value.length <= LONG_STRING) return value;
+  const digest = createHash("sha256").update(value).digest("hex").slice(0, 16);
+  return `[${value.length} characters, sha256 ${digest}…]`;
 }
 
 /** Inside a secret: structure kept, every string masked. */

@@ -151,7 +151,19 @@ export const deployRules: Rule[] = [
     } catch (err) {
       if (!(err instanceof AgentsFileError)) throw err;
       for (const problem of err.problems) report(`api.${problem.replace(/ \(id '[^']*'\)/, "").split(":")[0]}`, problem.slice(problem.indexOf(":") + 2));
+      return;
     }
+    // The pods get no environment variables beyond the ones the program sets: an agent naming
+    // another would crash every pod at start.
+    const instead: Record<string, string> = {
+      base_url_env: "set 'base_url' itself",
+      api_key_env: "deployed agents use the upstream key the stack gives (api.llm.apiKey, or the LLM proxy's)",
+    };
+    (s.api.agents as Array<Record<string, unknown>>).forEach((agent, i) => {
+      for (const [field, fix] of Object.entries(instead)) {
+        if (agent[field] !== undefined) report(`api.agents[${i}].${field}`, `the deployed pods have no variable '${String(agent[field])}': ${fix}`);
+      }
+    });
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
     const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;

@@ -6,7 +6,7 @@
  * bounded.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,6 +68,8 @@ export class PgCluster {
   readonly port: number;
   private readonly bin: string;
   private readonly user?: { uid: number; gid: number };
+  /** With TLS: the CA that signed the server's certificate (PEM file), for clients to trust. */
+  caFile?: string;
 
   private constructor(root: string, port: number, bin: string, user?: { uid: number; gid: number }) {
     this.root = root;
@@ -77,8 +79,8 @@ export class PgCluster {
     this.user = user;
   }
 
-  /** initdb + start; resolves once the server accepts connections. */
-  static async start(): Promise<PgCluster> {
+  /** initdb + start; resolves once the server accepts connections. `tls`: a server certificate for 127.0.0.1 from a private CA. */
+  static async start(opts: { tls?: boolean } = {}): Promise<PgCluster> {
     const bin = pgBinDir();
     if (!bin) throw new Error("PostgreSQL server binaries (initdb, pg_ctl) not found: install the postgresql package");
     const root = mkdtempSync(join(tmpdir(), "agentport-pg-"));
@@ -86,6 +88,7 @@ export class PgCluster {
     if (user) chownSync(root, user.uid, user.gid);
     const cluster = new PgCluster(root, await freePort(), bin, user);
     await cluster.exec("initdb", ["-D", cluster.dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"], 120_000);
+    if (opts.tls) cluster.makeCertificates();
     await cluster.startServer();
     return cluster;
   }
@@ -97,10 +100,24 @@ export class PgCluster {
   /** Starts the server on the same port and data; after kill() this is a restart with recovery. */
   async startServer(): Promise<void> {
     // fsync off: a test cluster need not survive a machine crash; a process crash (kill()) loses nothing, since committed WAL is in the page cache.
-    const options = `-c listen_addresses=127.0.0.1 -p ${this.port} -k ${this.root} -c fsync=off -c full_page_writes=off`;
+    const tls = this.caFile ? ` -c ssl=on -c ssl_cert_file=${join(this.root, "server.crt")} -c ssl_key_file=${join(this.root, "server.key")}` : "";
+    const options = `-c listen_addresses=127.0.0.1 -p ${this.port} -k ${this.root} -c fsync=off -c full_page_writes=off${tls}`;
     // pg_ctl -w waits for the server to accept connections; spawn detached so it outlives nothing of ours.
     await this.exec("pg_ctl", ["start", "-w", "-t", "60", "-D", this.dataDir, "-l", join(this.root, "server.log"), "-o", options], 90_000);
     await until(() => answers(this.url(), 2000), 30_000, "the private PostgreSQL did not accept connections");
+  }
+
+  /** A private CA and a server certificate for 127.0.0.1 signed by it (openssl). */
+  private makeCertificates(): void {
+    const f = (name: string) => join(this.root, name);
+    const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore", timeout: 30_000 });
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=agentport test CA", "-keyout", f("ca.key"), "-out", f("ca.crt"));
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", f("server.key"), "-out", f("server.csr"));
+    writeFileSync(f("san.ext"), "subjectAltName=IP:127.0.0.1\n");
+    openssl("x509", "-req", "-in", f("server.csr"), "-CA", f("ca.crt"), "-CAkey", f("ca.key"), "-CAcreateserial", "-days", "2", "-extfile", f("san.ext"), "-out", f("server.crt"));
+    chmodSync(f("server.key"), 0o600);
+    if (this.user) for (const name of ["server.key", "server.crt"]) chownSync(f(name), this.user.uid, this.user.gid);
+    this.caFile = f("ca.crt");
   }
 
   /** Every process of the cluster: the postmaster and its children. */

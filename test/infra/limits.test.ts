@@ -44,9 +44,21 @@ describe("stack limits for the load test", () => {
     expect(Number(s.env.HEARTBEAT_SECONDS) * 1000).toBeLessThan(limits.readTimeoutMs);
     expect(Number(s.env.JSON_BODY_LIMIT)).toBe(limits.jsonBodyLimitBytes);
     expect(Number(s.env.FILE_MAX_BYTES)).toBe(limits.fileMaxBytes);
-    expect(s.annotations["konghq.com/read-timeout"]).toBe(String(limits.readTimeoutMs));
-    expect(s.annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]).toBe(String(limits.readTimeoutMs / 1000));
-    expect(s.annotations["nginx.ingress.kubernetes.io/client-body-buffer-size"]).toBe(limits.clientBodyBufferSize);
+    // Kong (class gateway) reads timeouts from the Service: the ones the load test verifies.
+    expect(s.serviceAnnotations["konghq.com/read-timeout"]).toBe(String(limits.readTimeoutMs));
+    expect(s.serviceAnnotations["konghq.com/connect-timeout"]).toBe(String(limits.connectTimeoutMs));
+    expect(s.serviceAnnotations["konghq.com/write-timeout"]).toBe(String(limits.writeTimeoutMs));
+    expect(s.ingressAnnotations).toEqual({ "konghq.com/request-buffering": "false", "konghq.com/response-buffering": "false" });
+  });
+
+  it("writes ingress-nginx annotations, on the Ingress, only for an nginx class", () => {
+    const spec = specOf("local");
+    const limits = loadStackLimits("local");
+    const nginx = serviceSettings({ ...spec, api: { ...spec.api, ingressClassName: "nginx", annotationPrefix: "nginx.ingress.kubernetes.io" } });
+    expect(nginx.serviceAnnotations).toEqual({});
+    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]).toBe(String(limits.readTimeoutMs / 1000));
+    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/client-body-buffer-size"]).toBe(limits.clientBodyBufferSize);
+    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/proxy-buffering"]).toBe("off");
   });
 
   it("gives the pod enough grace to drain streams after the pre-stop sleep", () => {
