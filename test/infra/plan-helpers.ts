@@ -3,6 +3,8 @@ import { expect } from "vitest";
 import { formatPlan, releaseValues } from "../../infra/plan/format.js";
 import { isSecretEnvelope, runPlan, type Plan } from "../../infra/plan/run.js";
 import { STANDIN_PREFIX } from "../../infra/stack/sensitive.js";
+import { loadStackLimits } from "../../infra/limits.js";
+import { schemaErrors, unknownFields, unwrapSecrets } from "../helpers/k8s-schema.js";
 
 export async function planFor(stack: string): Promise<{ plan: Plan; text: string; values: Record<string, unknown>; valuesSecret: boolean }> {
   const plan = await runPlan(stack);
@@ -40,3 +42,57 @@ export function expectNoPlaintextSecrets(plan: Plan): void {
 }
 
 export const types = (plan: Plan) => plan.resources.map((r) => r.type);
+
+/** Every Kubernetes object the program declares itself (the Helm chart renders its own). */
+export function kubernetesObjects(plan: Plan): Array<{ name: string; obj: { apiVersion: string; kind: string } & Record<string, any> }> {
+  return plan.resources
+    .filter((r) => r.type.startsWith("kubernetes:") && !r.type.startsWith("kubernetes:helm.sh"))
+    .map((r) => ({ name: r.name, obj: unwrapSecrets(r.inputs) as { apiVersion: string; kind: string } }));
+}
+
+/** Each object validates against the official schemas, with no field the API server does not know. */
+export async function expectValidKubernetesObjects(plan: Plan): Promise<void> {
+  const objects = kubernetesObjects(plan);
+  expect(objects.length).toBeGreaterThan(5);
+  for (const { name, obj } of objects) {
+    expect(await schemaErrors(obj), `${name} (${obj.kind})`).toEqual([]);
+    expect(unknownFields(obj), `${name} (${obj.kind})`).toEqual([]);
+  }
+}
+
+/**
+ * What a real cluster needs of the API's objects, beyond their schemas: fields the HPA owns left
+ * alone, the gateway's annotations where its controller reads them, restricted pod security.
+ */
+export function expectApiObjectsDeployable(plan: Plan, stack: string): void {
+  const objects = kubernetesObjects(plan);
+  const one = (kind: string, name = "api") => objects.find((o) => o.obj.kind === kind && o.name.startsWith(name))!.obj;
+  const deployment = one("Deployment");
+  expect(objects.some((o) => o.obj.kind === "HorizontalPodAutoscaler")).toBe(true);
+  expect(deployment.spec.replicas).toBeUndefined(); // owned by the HPA under server-side apply
+
+  const limits = loadStackLimits(stack);
+  expect(one("Service", "api-svc").metadata.annotations).toEqual({
+    "konghq.com/connect-timeout": String(limits.connectTimeoutMs),
+    "konghq.com/read-timeout": String(limits.readTimeoutMs),
+    "konghq.com/write-timeout": String(limits.writeTimeoutMs),
+  });
+  const ingress = one("Ingress", "api-ingress").metadata.annotations;
+  expect(ingress).toMatchObject({ "konghq.com/request-buffering": "false", "konghq.com/response-buffering": "false" });
+  expect(Object.keys(ingress).filter((k) => k.startsWith("nginx.") || k.endsWith("-timeout"))).toEqual([]);
+
+  const pod = deployment.spec.template.spec;
+  expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: "RuntimeDefault" } });
+  expect(pod.automountServiceAccountToken).toBe(false);
+  expect(pod.topologySpreadConstraints[0].topologyKey).toBe("kubernetes.io/hostname");
+  const container = pod.containers[0];
+  expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+  expect(container.lifecycle.preStop).toEqual({ sleep: { seconds: expect.any(Number) } });
+  expect(one("NetworkPolicy").spec.policyTypes).toEqual(["Ingress"]);
+}
+
+/** The API's DATABASE_URL as the pods get it (from its Secret). */
+export function apiDatabaseUrl(plan: Plan): string {
+  const secret = kubernetesObjects(plan).find((o) => o.obj.kind === "Secret" && o.name === "api-env")!.obj;
+  return secret.stringData.DATABASE_URL;
+}

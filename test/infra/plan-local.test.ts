@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -9,6 +9,12 @@ beforeAll(async () => {
 describe("plan: local (everything in-cluster)", () => {
   it("renders the same plan as the stored one", async () => {
     await expect(r.text).toMatchFileSnapshot("./plans/local.plan.txt");
+  });
+  it("declares Kubernetes objects that validate against the official schemas, with no unknown field", async () => {
+    await expectValidKubernetesObjects(r.plan);
+  });
+  it("declares API objects a real cluster and gateway take as meant", () => {
+    expectApiObjectsDeployable(r.plan, "local");
   });
   it("creates no cloud resources and runs every data service in the cluster", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);

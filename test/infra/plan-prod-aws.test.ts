@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -9,6 +9,21 @@ beforeAll(async () => {
 describe("plan: prod-aws", () => {
   it("renders the same plan as the stored one", async () => {
     await expect(r.text).toMatchFileSnapshot("./plans/prod-aws.plan.txt");
+  });
+  it("declares Kubernetes objects that validate against the official schemas, with no unknown field", async () => {
+    await expectValidKubernetesObjects(r.plan);
+  });
+  it("declares API objects a real cluster and gateway take as meant", () => {
+    expectApiObjectsDeployable(r.plan, "prod-aws");
+  });
+  it("verifies RDS's certificate against the RDS CA bundle it mounts", () => {
+    expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full&sslrootcert=\/etc\/agentport-ca\/aws-rds\.pem$/);
+    const objects = kubernetesObjects(r.plan);
+    const ca = objects.find((o) => o.obj.kind === "ConfigMap" && o.name === "api-ca")!.obj;
+    expect(ca.data["aws-rds.pem"]).toContain("BEGIN CERTIFICATE");
+    const pod = objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec;
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "ca", mountPath: "/etc/agentport-ca", readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
   });
   it("runs managed services multi-AZ with deletion protection", () => {
     const db = r.plan.resources.filter((x) => x.type === "aws:rds/instance:Instance");

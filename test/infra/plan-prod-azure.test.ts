@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -9,6 +9,15 @@ beforeAll(async () => {
 describe("plan: prod-azure (storage account + Azure managed services)", () => {
   it("renders the same plan as the stored one", async () => {
     await expect(r.text).toMatchFileSnapshot("./plans/prod-azure.plan.txt");
+  });
+  it("declares Kubernetes objects that validate against the official schemas, with no unknown field", async () => {
+    await expectValidKubernetesObjects(r.plan);
+  });
+  it("declares API objects a real cluster and gateway take as meant", () => {
+    expectApiObjectsDeployable(r.plan, "prod-azure");
+  });
+  it("verifies Azure PostgreSQL's certificate with Node's own roots (no bundle to mount)", () => {
+    expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full$/);
   });
   it("creates the storage account with four containers, only the public one readable", () => {
     const containers = r.plan.resources.filter((x) => x.type === "azure-native:storage:BlobContainer");

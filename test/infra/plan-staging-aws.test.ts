@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -9,6 +9,21 @@ beforeAll(async () => {
 describe("plan: staging-aws (S3 + managed data services)", () => {
   it("renders the same plan as the stored one", async () => {
     await expect(r.text).toMatchFileSnapshot("./plans/staging-aws.plan.txt");
+  });
+  it("declares Kubernetes objects that validate against the official schemas, with no unknown field", async () => {
+    await expectValidKubernetesObjects(r.plan);
+  });
+  it("declares API objects a real cluster and gateway take as meant", () => {
+    expectApiObjectsDeployable(r.plan, "staging-aws");
+  });
+  it("verifies RDS's certificate against the RDS CA bundle it mounts", () => {
+    expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full&sslrootcert=\/etc\/agentport-ca\/aws-rds\.pem$/);
+    const objects = kubernetesObjects(r.plan);
+    const ca = objects.find((o) => o.obj.kind === "ConfigMap" && o.name === "api-ca")!.obj;
+    expect(ca.data["aws-rds.pem"]).toContain("BEGIN CERTIFICATE");
+    const pod = objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec;
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "ca", mountPath: "/etc/agentport-ca", readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
   });
   it("creates the managed services and switches the in-cluster ones off", () => {
     const t = types(r.plan);

@@ -140,6 +140,19 @@ describe("stack validation", () => {
     );
   });
 
+  it("refuses inline agents that name environment variables the deployed pods do not have", () => {
+    const issues = issuesOf("prod-aws", (r) => {
+      r.api.agents = [
+        { id: "a", kind: "llm", model: "m", api_key_env: "OPENAI_KEY" },
+        { id: "b", kind: "llm", model: "m", base_url_env: "UPSTREAM_URL" },
+      ];
+    });
+    expect(issues).toEqual([
+      { path: "api.agents[0].api_key_env", message: expect.stringContaining("no variable 'OPENAI_KEY'") },
+      { path: "api.agents[1].base_url_env", message: expect.stringContaining("set 'base_url' itself") },
+    ]);
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";
