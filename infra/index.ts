@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { awsRdsCaBundle } from "./api/ca-bundle.js";
+import { apiImage } from "./api/image.js";
 import { ApiService } from "./api/service.js";
 import { databaseUrl } from "./api/settings.js";
 import { createResourceGroup } from "./azure-group.js";
@@ -22,6 +23,8 @@ const managed = await createManagedData("data", spec, secrets, resourceGroup);
 
 const platform = new PlatformRelease("platform", { spec, values: { secrets, storage, managed } });
 
+// Built and pushed before the release, so a failed build stops the `up` before the platform changes.
+const image = apiImage("api-image", spec);
 const api = new ApiService(
   "api",
   {
@@ -30,6 +33,8 @@ const api = new ApiService(
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,
+    image: image.ref,
+    pull: image.pull,
     // The database URL verifies RDS's certificate against this bundle (Azure's chain is in Node's roots).
     caBundle: managed.sqldb && spec.cloud.provider === "aws" ? awsRdsCaBundle() : undefined,
   },
@@ -39,6 +44,7 @@ const api = new ApiService(
 const urls = platformUrls(spec);
 export const apiBaseUrl = api.baseUrl;
 export const mcpUrl = api.mcpUrl;
+export const apiImageRef = image.ref;
 export const platformUrl = urls.platform;
 export const chatUrl = urls.chat;
 export const dashboardsUrl = urls.dashboards;

@@ -26,6 +26,10 @@ export interface ApiServiceArgs {
   llmApiKey: pulumi.Output<string>;
   /** BLOB_STORE and its settings from the storage variant (secret). */
   storageEnv: pulumi.Output<Record<string, string>>;
+  /** The image the pods run (a pinned reference, or the pushed tag with its digest). */
+  image: pulumi.Input<string>;
+  /** Registry credentials for pulling it (an imagePullSecret), when the nodes cannot pull it themselves. */
+  pull?: { server: string; username: string; password: pulumi.Output<string> };
   /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
   caBundle?: string;
 }
@@ -69,6 +73,23 @@ export class ApiService extends pulumi.ComponentResource {
     const agents = agentsJson
       ? new ConfigMap(`${name}-agents`, { metadata: { namespace, labels }, data: { "agents.json": agentsJson } }, parent)
       : undefined;
+    const pullSecret = args.pull
+      ? new Secret(
+          `${name}-pull`,
+          {
+            metadata: { namespace, labels },
+            type: "kubernetes.io/dockerconfigjson",
+            stringData: {
+              ".dockerconfigjson": pulumi.secret(
+                args.pull.password.apply((password) =>
+                  JSON.stringify({ auths: { [args.pull!.server]: { username: args.pull!.username, password, auth: Buffer.from(`${args.pull!.username}:${password}`).toString("base64") } } }),
+                ),
+              ),
+            },
+          },
+          parent,
+        )
+      : undefined;
     // The database's CA bundle, where Node's roots do not cover it (the URL names RDS_CA_FILE).
     const ca = args.caBundle
       ? new ConfigMap(`${name}-ca`, { metadata: { namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, parent)
@@ -94,12 +115,13 @@ export class ApiService extends pulumi.ComponentResource {
               // no capabilities; and no Kubernetes API token, which the service never uses.
               securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
               automountServiceAccountToken: false,
+              ...(pullSecret ? { imagePullSecrets: [{ name: pullSecret.metadata.name }] } : {}),
               // Replicas on different nodes where the cluster has them: one node's loss is not the API's.
               topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: labels } }],
               containers: [
                 {
                   name: "api",
-                  image: api.image,
+                  image: args.image,
                   ports: [{ name: "http", containerPort: api.port }],
                   env: Object.entries(s.env).map(([k, value]) => ({ name: k, value })),
                   envFrom: [{ secretRef: { name: secret.metadata.name } }],

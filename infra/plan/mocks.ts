@@ -58,6 +58,13 @@ export function createRecorder(): Recorder {
         return { name: i.accountName ?? name };
       case "azure-native:resources:ResourceGroup":
         return { name: i.resourceGroupName ?? name };
+      case "aws:ecr/repository:Repository":
+        return { name: i.name, registryId: "111122223333", repositoryUrl: `111122223333.dkr.ecr.${i.region}.amazonaws.com/${i.name}` };
+      case "docker-build:index:Image": {
+        // What a push reports: the tag, and the digest of what was pushed.
+        const digest = `sha256:${createHash("sha256").update(JSON.stringify(i.tags)).digest("hex")}`;
+        return { digest, ref: `${String(i.tags[0])}@${digest}` };
+      }
       case "kubernetes:helm.sh/v3:Release":
         return { name: i.name ?? name, namespace: i.namespace, status: { status: "deployed" } };
       default:
@@ -75,6 +82,8 @@ export function createRecorder(): Recorder {
     call(args) {
       const i = args.inputs as Record<string, string>;
       switch (args.token) {
+        case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
+          return { userName: "AWS", password: remember(`mock-ecr-token-${fake(String(i.registryId), 32)}`) };
         case "azure-native:storage:listStorageAccountKeys":
           return { keys: [{ keyName: "key1", value: remember(`mock-storage-key-${fake(String(i.accountName), 40)}`) }] };
         case "azure-native:redis:listRedisKeys":

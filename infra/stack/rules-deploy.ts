@@ -5,6 +5,8 @@ import { DATA_SERVICES } from "./schema.js";
 import { MONGODB_URI } from "./schema-data.js";
 import { AgentsFileError, validateAgents } from "../../service/src/domain/agents/agent-spec.js";
 
+/** `…@sha256:<64 hex>` or `…:X.Y.Z[-pre]` (a release tag, never overwritten by the release workflow). */
+const PINNED_IMAGE = /(@sha256:[0-9a-f]{64}|:\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
 const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const;
 
@@ -164,6 +166,16 @@ export const deployRules: Rule[] = [
         if (agent[field] !== undefined) report(`api.agents[${i}].${field}`, `the deployed pods have no variable '${String(agent[field])}': ${fix}`);
       }
     });
+  }),
+  rule(["api", "cloud"], (s, report) => {
+    const { image, build, registry } = s.api;
+    if (!image && !build) report("api.image", "set api.image (a pinned image) or api.build (build and push one)");
+    if (image && build) report("api.build", "set either api.image or api.build, not both");
+    // What is deployed must not change under the same reference: a digest, or a release tag.
+    if (image && !PINNED_IMAGE.test(image)) {
+      report("api.image", `'${image}' can move under the same name: pin it by digest (repo@sha256:…) or a release tag (repo:1.2.3)`);
+    }
+    if (build && !registry && s.cloud.provider !== "aws") report("api.registry", "api.build pushes to an ECR repository on AWS only; elsewhere name the registry here");
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
     const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;

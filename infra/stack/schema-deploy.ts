@@ -93,8 +93,39 @@ export const data = z
   .prefault({});
 
 export const api = z.strictObject({
-  /** Container image of the API service (registry/repository:tag). */
-  image: text(),
+  /**
+   * A prebuilt image of the API service, pinned: `repo@sha256:<digest>` or `repo:X.Y.Z` (a release
+   * tag). Either this or `build`.
+   */
+  image: str().optional(),
+  /**
+   * Build the image from this repository's Dockerfile and push it (`pulumi up` needs Docker with
+   * buildx): to an ECR repository the stack creates on AWS, or to `registry`. The Deployment then
+   * runs the pushed digest.
+   */
+  build: z
+    .strictObject({
+      context: text().default("."),
+      dockerfile: text().default("Dockerfile"),
+      platforms: z.array(oneOf(["linux/amd64", "linux/arm64"])).default(["linux/amd64"]),
+      /** The tag pushed with the digest (the Deployment pins the digest, not this). */
+      tag: text().default("latest-build"),
+    })
+    .optional(),
+  /**
+   * A private registry of the stack's (ACR, Harbor, …): `build` pushes there, and the pods pull
+   * with these credentials (an imagePullSecret). Not needed for ECR on AWS (nodes pull with their role).
+   */
+  registry: z
+    .strictObject({
+      /** Registry host, e.g. myacr.azurecr.io. */
+      server: text(),
+      /** Repository in it. */
+      repository: text().default("agentport"),
+      username: text(),
+      password: text(),
+    })
+    .optional(),
   namespace: text().default("agentport"),
   /** Public host; defaults to `api.<ingress.domainName>`. */
   host: str().optional(),

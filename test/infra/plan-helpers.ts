@@ -96,3 +96,12 @@ export function apiDatabaseUrl(plan: Plan): string {
   const secret = kubernetesObjects(plan).find((o) => o.obj.kind === "Secret" && o.name === "api-env")!.obj;
   return secret.stringData.DATABASE_URL;
 }
+
+/** The Deployment runs exactly what the stack pinned or the build pushed: a digest or a release tag. */
+export function expectPinnedApiImage(plan: Plan): string {
+  const deployment = kubernetesObjects(plan).find((o) => o.obj.kind === "Deployment")!.obj;
+  const image = deployment.spec.template.spec.containers[0].image as string;
+  expect(plan.outputs.apiImageRef.value).toBe(image);
+  expect(image).toMatch(/(@sha256:[0-9a-f]{64}|:\d+\.\d+\.\d+)$/);
+  return image;
+}

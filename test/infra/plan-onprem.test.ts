@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,12 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "onprem");
+  });
+  it("runs the pinned release image and pulls it from the corporate registry with a secret", () => {
+    expect(expectPinnedApiImage(r.plan)).toBe("registry.corp.example.internal/agentport:0.1.0");
+    const deployment = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Deployment")!.obj;
+    expect(deployment.spec.template.spec.imagePullSecrets).toEqual([{ name: "api-pull" }]);
+    expect(JSON.parse(kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj.stringData[".dockerconfigjson"]).auths).toHaveProperty(["registry.corp.example.internal"]);
   });
   it("fills the external* groups from config and switches every in-cluster data service off", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,17 @@ describe("plan: prod-aws", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-aws");
+  });
+  it("builds the API image, pushes it to the ECR repository it creates (protected), and runs the pushed digest", () => {
+    const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
+    const repo = r.plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
+    expect(repo.inputs).toMatchObject({ name: "agentport/api", imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
+    const tag = (built.inputs.tags as string[])[0];
+    expect(tag).toMatch(/^\d+\.dkr\.ecr\.ap-northeast-1\.amazonaws\.com\/agentport\/api:/);
+    expect(built.inputs.push).toBe(true);
+    expect(expectPinnedApiImage(r.plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));
+    // ECR is read by the nodes' role: no pull secret.
+    expect(kubernetesObjects(r.plan).some((o) => o.name === "api-pull")).toBe(false);
   });
   it("verifies RDS's certificate against the RDS CA bundle it mounts", () => {
     expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full&sslrootcert=\/etc\/agentport-ca\/aws-rds\.pem$/);

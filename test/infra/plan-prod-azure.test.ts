@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,15 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-azure");
+  });
+  it("builds and pushes the API image to the stack's registry, and pulls it with a secret", () => {
+    const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
+    expect((built.inputs.tags as string[])[0]).toMatch(/^agentportprod\.azurecr\.io\/agentport:/);
+    expect(expectPinnedApiImage(r.plan)).toContain("@sha256:");
+    const pull = kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj;
+    expect(pull.type).toBe("kubernetes.io/dockerconfigjson");
+    const deployment = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Deployment")!.obj;
+    expect(deployment.spec.template.spec.imagePullSecrets).toEqual([{ name: "api-pull" }]);
   });
   it("verifies Azure PostgreSQL's certificate with Node's own roots (no bundle to mount)", () => {
     expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full$/);

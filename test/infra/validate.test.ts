@@ -153,6 +153,15 @@ describe("stack validation", () => {
     ]);
   });
 
+  it("refuses an API image that can move under the same name, and asks for one of image or build", () => {
+    for (const image of ["ghcr.io/example/agentport:latest", "ghcr.io/example/agentport:0.1", "ghcr.io/example/agentport"]) {
+      expect(issuesOf("local", (r) => (r.api.image = image)), image).toEqual([{ path: "api.image", message: expect.stringContaining("pin it by digest") }]);
+    }
+    expect(issuesOf("local", (r) => (r.api.image = `ghcr.io/example/agentport@sha256:${"a".repeat(64)}`))).toEqual([]);
+    expect(paths(issuesOf("local", (r) => delete r.api.image))).toEqual(["api.image"]);
+    expect(paths(issuesOf("local", (r) => (r.api.build = {})))).toEqual(["api.build", "api.registry"]);
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";

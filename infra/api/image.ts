@@ -1,0 +1,68 @@
+/**
+ * The API service's image: a pinned reference from the stack, or built from this repository's
+ * Dockerfile and pushed — to an ECR repository the stack creates (AWS), or to the registry the
+ * stack names. The Deployment runs `ref`, which for a build is the pushed tag with its digest,
+ * so a rebuild that changes nothing deploys nothing, and a changed image rolls the pods.
+ *
+ * Pull access: ECR is read by the EKS nodes' role (AmazonEC2ContainerRegistryReadOnly, which
+ * managed node groups carry); a named registry is read with its credentials as an
+ * imagePullSecret.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { getAuthorizationTokenOutput } from "@pulumi/aws/ecr/getAuthorizationToken.js";
+import { LifecyclePolicy } from "@pulumi/aws/ecr/lifecyclePolicy.js";
+import { Repository } from "@pulumi/aws/ecr/repository.js";
+import { Image, Platform } from "@pulumi/docker-build";
+import type { StackSpec } from "../config.js";
+
+export interface ApiImage {
+  /** What the Deployment runs. */
+  ref: pulumi.Output<string>;
+  /** Credentials the pods pull with (a named registry), or undefined (public, or the nodes' role). */
+  pull?: { server: string; username: string; password: pulumi.Output<string> };
+}
+
+export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResourceOptions = {}): ApiImage {
+  const { image, build, registry } = spec.api;
+  const pull = registry ? { server: registry.server, username: registry.username, password: pulumi.secret(registry.password) } : undefined;
+  if (!build) return { ref: pulumi.output(image!), pull };
+
+  let target: { repository: pulumi.Input<string>; address: pulumi.Input<string>; username: pulumi.Input<string>; password: pulumi.Input<string> };
+  if (registry) {
+    target = { repository: `${registry.server}/${registry.repository}`, address: registry.server, username: registry.username, password: pull!.password };
+  } else {
+    const aws = spec.cloud.aws;
+    // Stateful: its images are what runs. Tags are mutable on purpose: the Deployment pins digests.
+    const repo = new Repository(
+      `${name}-repo`,
+      { name: "agentport/api", region: aws.region, imageScanningConfiguration: { scanOnPush: true }, imageTagMutability: "MUTABLE", forceDelete: false, tags: aws.tags },
+      { ...opts, protect: true },
+    );
+    new LifecyclePolicy(
+      `${name}-repo-lifecycle`,
+      {
+        repository: repo.name,
+        region: aws.region,
+        policy: JSON.stringify({ rules: [{ rulePriority: 1, description: "keep the last 50 images", selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 50 }, action: { type: "expire" } }] }),
+      },
+      opts,
+    );
+    const token = getAuthorizationTokenOutput({ registryId: repo.registryId, region: aws.region }, opts);
+    target = { repository: repo.repositoryUrl, address: repo.repositoryUrl.apply((u) => u.split("/")[0]), username: token.userName, password: pulumi.secret(token.password) };
+  }
+  const built = new Image(
+    name,
+    {
+      context: { location: build.context },
+      dockerfile: { location: build.dockerfile },
+      platforms: build.platforms.map((p) => (p === "linux/arm64" ? Platform.Linux_arm64 : Platform.Linux_amd64)),
+      tags: [pulumi.interpolate`${target.repository}:${build.tag}`],
+      push: true,
+      // A preview shows the image as "to be built"; only `up` builds and pushes (no Docker in preview CI).
+      buildOnPreview: false,
+      registries: [{ address: target.address, username: target.username, password: target.password }],
+    },
+    opts,
+  );
+  return { ref: built.ref, pull };
+}
