@@ -6,5 +6,6 @@ export async function createResourceGroup(name: string, spec: StackSpec): Promis
   if (spec.cloud.provider !== "azure") return undefined;
   const { ResourceGroup } = await import("@pulumi/azure-native/resources/index.js");
   const a = spec.cloud.azure;
-  return new ResourceGroup(name, { resourceGroupName: a.resourceGroupName, location: a.location, tags: a.tags }).name;
+  // Protected: deleting the group deletes everything in it, databases included.
+  return new ResourceGroup(name, { resourceGroupName: a.resourceGroupName, location: a.location, tags: a.tags }, { protect: true }).name;
 }

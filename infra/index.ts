@@ -19,9 +19,11 @@ const spec = loadConfig();
 const secrets = new Secrets("secrets", { spec });
 const resourceGroup = await createResourceGroup("group", spec);
 const storage = await createStorage("storage", spec, secrets, resourceGroup);
-const managed = await createManagedData("data", spec, secrets, resourceGroup);
+const data = await createManagedData("data", spec, secrets, resourceGroup);
+const managed = data.endpoints;
 
-const platform = new PlatformRelease("platform", { spec, values: { secrets, storage, managed } });
+// The release starts the platform's pods: its data services must be usable first.
+const platform = new PlatformRelease("platform", { spec, values: { secrets, storage, managed } }, { dependsOn: data.ready });
 
 // Built and pushed before the release, so a failed build stops the `up` before the platform changes.
 const image = apiImage("api-image", spec);

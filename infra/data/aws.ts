@@ -7,13 +7,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Cluster as DocdbCluster, ClusterInstance, SubnetGroup as DocdbSubnetGroup } from "@pulumi/aws/docdb/index.js";
 import { ReplicationGroup, SubnetGroup as CacheSubnetGroup } from "@pulumi/aws/elasticache/index.js";
-import { Broker } from "@pulumi/aws/mq/index.js";
+import { Broker, Configuration as MqConfiguration } from "@pulumi/aws/mq/index.js";
+import { RandomId } from "@pulumi/random/randomId.js";
 import { Instance, ParameterGroup, SubnetGroup as DbSubnetGroup } from "@pulumi/aws/rds/index.js";
 import type { StackSpec } from "../config.js";
 import type { Secrets } from "../secrets.js";
 import { hostOf, serviceSecurityGroup } from "./aws-network.js";
 import type { ManagedDataServices, ManagedEndpoints, PostgresEndpoint } from "./types.js";
 import { managedPostgres } from "./types.js";
+
+/** Amazon MQ for RabbitMQ's largest consumer_timeout (ms). */
+export const MQ_CONSUMER_TIMEOUT_MS = 2_147_483_647;
 
 export interface AwsDataServicesArgs {
   /** The validated stack: data modes and sizes, cloud.aws network, service credentials. */
@@ -24,6 +28,7 @@ export interface AwsDataServicesArgs {
 
 export class AwsDataServices extends pulumi.ComponentResource implements ManagedDataServices {
   readonly endpoints: ManagedEndpoints = {};
+  readonly ready: pulumi.Resource[] = [];
 
   constructor(name: string, args: AwsDataServicesArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:data:AwsDataServices", name, {}, opts);
@@ -33,7 +38,15 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
     const region = net.region;
     const tags = net.tags;
     const parent = { parent: this };
-    const snapshots = (id: string) => ({ skipFinalSnapshot: !size.deletionProtection, finalSnapshotIdentifier: `${id}-final` });
+    // Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected.
+    const stateful = { parent: this, protect: true };
+    // Final snapshot names are unique per stack and per creation: a second stack, or this one
+    // recreated, would otherwise collide with the snapshot an earlier delete left behind.
+    const snapshotSuffix = new RandomId(`${name}-snapshot-suffix`, { byteLength: 4 }, parent).hex;
+    const snapshots = (id: string) => ({
+      skipFinalSnapshot: !size.deletionProtection,
+      finalSnapshotIdentifier: pulumi.interpolate`${id}-${pulumi.getStack()}-final-${snapshotSuffix}`,
+    });
 
     const postgres = (kind: "sqldb" | "vectordb", user: string, password: pulumi.Output<string>, database: string): PostgresEndpoint => {
       const id = `${name}-${kind}`;
@@ -72,7 +85,7 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
           tags,
           ...snapshots(id),
         },
-        parent,
+        stateful,
       );
       return { host: db.address, port: db.port, username: user, password, database };
     };
@@ -102,7 +115,7 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
           region,
           tags,
         },
-        parent,
+        stateful,
       );
       this.endpoints.cache = { host: cache.primaryEndpointAddress, port: 6379, username: "default", password: secrets.cachePassword };
     }
@@ -129,10 +142,11 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
           tags,
           ...snapshots(id),
         },
-        parent,
+        stateful,
       );
+      // The cluster endpoint answers only once an instance runs: the platform waits for them.
       for (let i = 0; i < size.docdbInstances; i++) {
-        new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, region, tags }, parent);
+        this.ready.push(new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, region, tags }, stateful));
       }
       // DocumentDB: TLS on, one replica set "rs0", no retryable writes.
       const uri = pulumi
@@ -147,6 +161,14 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
     if (spec.data.mq === "managed") {
       const id = `${name}-mq`;
       const sg = serviceSecurityGroup(`${id}-sg`, 5671, net, this);
+      // Long agent runs hold a message for a long time: Amazon MQ's default consumer_timeout
+      // (30 min) would close their channels. Its maximum, as the in-cluster broker's year cannot be set.
+      const config = new MqConfiguration(
+        `${id}-config`,
+        { engineType: "RabbitMQ", engineVersion: size.mqEngineVersion, name: `${id}-${pulumi.getStack()}`, data: `consumer_timeout = ${MQ_CONSUMER_TIMEOUT_MS}\n`, region, tags },
+        parent,
+      );
+      // Note: any change to `users` replaces the broker (Amazon MQ cannot edit them in place).
       const broker = new Broker(
         id,
         {
@@ -160,10 +182,11 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
           autoMinorVersionUpgrade: true,
           users: [{ username: spec.mq.auth.username, password: secrets.mqPassword }],
           logs: { general: true },
+          configuration: { id: config.id, revision: config.latestRevision },
           region,
           tags,
         },
-        parent,
+        stateful,
       );
       const host = broker.instances.apply((i) => hostOf(i?.[0]?.endpoints?.[0]));
       this.endpoints.mq = { host, port: 5671, username: spec.mq.auth.username, password: secrets.mqPassword };

@@ -7,7 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DatabaseAccount, MongoDBResourceMongoDBDatabase, listDatabaseAccountConnectionStringsOutput } from "@pulumi/azure-native/cosmosdb/index.js";
 import { Configuration, Database, Server } from "@pulumi/azure-native/dbforpostgresql/index.js";
-import { PrivateEndpoint } from "@pulumi/azure-native/network/index.js";
+import { PrivateDnsZoneGroup, PrivateEndpoint } from "@pulumi/azure-native/network/index.js";
+import { PrivateZone, VirtualNetworkLink } from "@pulumi/azure-native/privatedns/index.js";
 import { Redis, listRedisKeysOutput } from "@pulumi/azure-native/redis/index.js";
 import type { StackSpec } from "../config.js";
 import type { Secrets } from "../secrets.js";
@@ -25,6 +26,7 @@ export interface AzureDataServicesArgs {
 
 export class AzureDataServices extends pulumi.ComponentResource implements ManagedDataServices {
   readonly endpoints: ManagedEndpoints = {};
+  readonly ready: pulumi.Resource[];
 
   constructor(name: string, args: AzureDataServicesArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:data:AzureDataServices", name, {}, opts);
@@ -35,8 +37,17 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
     const tags = net.tags;
     const parent = { parent: this };
 
-    const privateEndpoint = (id: string, target: pulumi.Input<string>, group: string) =>
-      new PrivateEndpoint(
+    // Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected.
+    const stateful = { parent: this, protect: true };
+    /** The VNet of the private-endpoint subnet (its id is `<vnet id>/subnets/<name>`). */
+    const vnetId = (net.subnetId ?? "").replace(/\/subnets\/[^/]+$/, "");
+
+    /**
+     * A private endpoint, and the DNS record that makes the service's own name resolve to it:
+     * with public access disabled nothing connects through the public name.
+     */
+    const privateEndpoint = (id: string, target: pulumi.Input<string>, group: string, zone: { name: string; id?: string }) => {
+      const endpoint = new PrivateEndpoint(
         `${id}-pe`,
         {
           resourceGroupName,
@@ -47,6 +58,29 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
         },
         parent,
       );
+      const zoneId = zone.id ?? privateZone(zone.name).id;
+      const dns = new PrivateDnsZoneGroup(
+        `${id}-dns`,
+        { resourceGroupName, privateEndpointName: endpoint.name, privateDnsZoneConfigs: [{ name: zone.name.replaceAll(".", "-"), privateDnsZoneId: zoneId }] },
+        parent,
+      );
+      return [endpoint, dns];
+    };
+    const zones = new Map<string, PrivateZone>();
+    const privateZone = (zoneName: string) => {
+      if (!zones.has(zoneName)) {
+        const zone = new PrivateZone(`${name}-${zoneName}`, { resourceGroupName, location: "global", privateZoneName: zoneName, tags }, parent);
+        new VirtualNetworkLink(
+          `${name}-${zoneName}-link`,
+          { resourceGroupName, location: "global", privateZoneName: zone.name, virtualNetwork: { id: vnetId }, registrationEnabled: false, tags },
+          parent,
+        );
+        zones.set(zoneName, zone);
+      }
+      return zones.get(zoneName)!;
+    };
+    /** What the platform release must wait for: databases, extension settings, private endpoints with their DNS. */
+    this.ready = [];
 
     const postgres = (kind: "sqldb" | "vectordb", user: string, password: pulumi.Output<string>, database: string): PostgresEndpoint => {
       const id = `${name}-${kind}`;
@@ -65,14 +99,20 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
           authConfig: { passwordAuth: "Enabled" },
           tags,
         },
-        parent,
+        stateful,
       );
-      new Database(`${id}-db`, { resourceGroupName, serverName: server.name, databaseName: database, charset: "UTF8" }, parent);
+      // One write at a time: parallel writes to one flexible server fail with ServerIsBusy.
+      let previous: pulumi.Resource = server;
+      const serially = (make: (opts: pulumi.CustomResourceOptions) => pulumi.CustomResource) => {
+        previous = make({ parent: this, dependsOn: [previous] });
+        this.ready.push(previous);
+      };
       if (kind === "vectordb") {
-        new Configuration(`${id}-extensions`, { resourceGroupName, serverName: server.name, configurationName: "azure.extensions", value: "VECTOR", source: "user-override" }, parent);
+        serially((o) => new Configuration(`${id}-extensions`, { resourceGroupName, serverName: server.name, configurationName: "azure.extensions", value: "VECTOR", source: "user-override" }, o));
         // The platform connects to the vector store with sslmode=disable (TLS enforcement is unsupported there).
-        new Configuration(`${id}-tls`, { resourceGroupName, serverName: server.name, configurationName: "require_secure_transport", value: "off", source: "user-override" }, parent);
+        serially((o) => new Configuration(`${id}-tls`, { resourceGroupName, serverName: server.name, configurationName: "require_secure_transport", value: "off", source: "user-override" }, o));
       }
+      serially((o) => new Database(`${id}-db`, { resourceGroupName, serverName: server.name, databaseName: database, charset: "UTF8" }, { ...o, protect: true }));
       return { host: server.fullyQualifiedDomainName, port: 5432, username: user, password, database };
     };
 
@@ -92,9 +132,9 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
           redisVersion: "6",
           tags,
         },
-        parent,
+        stateful,
       );
-      privateEndpoint(id, cache.id, "redisCache");
+      this.ready.push(...privateEndpoint(id, cache.id, "redisCache", { name: "privatelink.redis.cache.windows.net", id: net.privateDnsZoneIds.redis }));
       const key = pulumi.secret(listRedisKeysOutput({ name: cache.name, resourceGroupName }, parent).apply((k) => k.primaryKey));
       this.endpoints.cache = { host: cache.hostName, port: cache.sslPort, username: "default", password: key };
     }
@@ -116,17 +156,24 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
           minimalTlsVersion: "Tls12",
           tags,
         },
-        parent,
+        stateful,
       );
-      new MongoDBResourceMongoDBDatabase(
-        `${id}-db`,
-        { resourceGroupName, accountName: account.name, databaseName: spec.docdb.auth.databases[0], resource: { id: spec.docdb.auth.databases[0] } },
-        parent,
+      this.ready.push(
+        new MongoDBResourceMongoDBDatabase(
+          `${id}-db`,
+          { resourceGroupName, accountName: account.name, databaseName: spec.docdb.auth.databases[0], resource: { id: spec.docdb.auth.databases[0] } },
+          stateful,
+        ),
+        ...privateEndpoint(id, account.id, "MongoDB", { name: "privatelink.mongo.cosmos.azure.com", id: net.privateDnsZoneIds.mongo }),
       );
-      privateEndpoint(id, account.id, "MongoDB");
-      const uri = listDatabaseAccountConnectionStringsOutput({ resourceGroupName, accountName: account.name }, parent).apply(
-        (r) => r.connectionStrings?.[0]?.connectionString ?? "",
-      );
+      const database = spec.docdb.auth.databases[0];
+      // Picked by description: the list also holds read-only strings, in no promised order. The
+      // database goes in the path, as on AWS.
+      const uri = listDatabaseAccountConnectionStringsOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => {
+        const primary = r.connectionStrings?.find((c) => c.description === "Primary MongoDB Connection String")?.connectionString;
+        if (!primary) throw new Error(`Cosmos DB account lists no "Primary MongoDB Connection String"`);
+        return primary.replace(/\/\?/, `/${encodeURIComponent(database)}?`);
+      });
       this.endpoints.docdb = { uri: pulumi.secret(uri) };
     }
 

@@ -26,6 +26,11 @@ export interface ManagedEndpoints {
 /** A managed data services component: aws.ts or azure.ts. */
 export interface ManagedDataServices {
   readonly endpoints: ManagedEndpoints;
+  /**
+   * What the platform release must wait for beyond the endpoints it reads: instances behind a
+   * cluster endpoint, databases and settings on a server, private endpoints and their DNS.
+   */
+  readonly ready: pulumi.Resource[];
 }
 
 /** Makes one managed PostgreSQL server of a cloud: (role, user, password, database) → endpoint. */

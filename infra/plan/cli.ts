@@ -1,30 +1,47 @@
 /**
- * `npm run plan -- --stack NAME`: the program offline, printed with secrets masked.
- * Exit code 1 when the stack is invalid (every problem is listed).
+ * `npm run plan -- --stack NAME [--json]`: the program offline, printed with secrets masked —
+ * as text for people, or as one JSON document (resources with inputs and options, outputs).
+ * Exit code 1 when the stack is invalid (every problem is listed), 2 on a usage error.
  */
 import { performance } from "node:perf_hooks";
-import { formatPlan } from "./format.js";
+import { parseArgs } from "node:util";
+import { formatPlan, planJson } from "./format.js";
 import { runPlan } from "./run.js";
 
-function stackArg(argv: string[]): string | undefined {
-  const i = argv.findIndex((a) => a === "--stack" || a === "-s");
-  if (i >= 0) return argv[i + 1];
-  return argv.find((a) => a.startsWith("--stack="))?.slice("--stack=".length);
+const USAGE = `usage: npm run plan -- --stack <local|staging-aws|prod-aws|prod-azure|onprem> [--json]
+
+  -s, --stack NAME   the stack file stacks/Pulumi.NAME.yaml
+      --json         print the plan as one JSON document
+  -h, --help         this text`;
+
+let args;
+try {
+  args = parseArgs({ options: { stack: { type: "string", short: "s" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!args.stack) {
+  console.error(USAGE);
+  process.exit(2);
 }
 
 // Every resource captures a stack trace; mapping each through source maps costs more than the plan.
 process.setSourceMapsEnabled(false);
 
-const stack = stackArg(process.argv.slice(2));
-if (!stack) {
-  console.error("usage: npm run plan -- --stack <local|staging-aws|prod-aws|prod-azure|onprem>");
-  process.exit(2);
-}
 const started = performance.now();
 try {
-  const plan = await runPlan(stack);
-  process.stdout.write(formatPlan(plan));
-  process.stdout.write(`\nPlanned ${plan.resources.length} resources in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const plan = await runPlan(args.stack);
+  if (args.json) {
+    process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
+  } else {
+    process.stdout.write(formatPlan(plan));
+    process.stdout.write(`\nPlanned ${plan.resources.length} resources in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
   process.exit(0);
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));

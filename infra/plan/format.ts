@@ -59,7 +59,9 @@ export function formatPlan(plan: Plan): string {
   // Registration order varies run to run; a sorted list diffs cleanly.
   const sorted = [...plan.resources].sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
   for (const r of sorted) {
-    lines.push(`  + ${r.type}  ${r.name}`);
+    const o = plan.options.get(`${r.type}::${r.name}`);
+    const flags = [o?.protect ? "protect" : "", o?.dependsOn.length ? `dependsOn: ${o.dependsOn.join(", ")}` : "", o?.ignoreChanges.length ? `ignoreChanges: ${o.ignoreChanges.join(", ")}` : ""].filter(Boolean);
+    lines.push(`  + ${r.type}  ${r.name}${flags.length ? `  (${flags.join("; ")})` : ""}`);
     if (r.type === RELEASE) {
       const { values: _v, ...rest } = r.inputs;
       lines.push(indent(stringify(mask(rest, plan.secretValues)), 6));
@@ -85,3 +87,20 @@ const indent = (text: string, n: number) =>
     .split("\n")
     .map((l) => " ".repeat(n) + l)
     .join("\n");
+
+/** The plan as one JSON document, for tests and CI: inputs masked as in the text, options included. */
+export function planJson(plan: Plan): Record<string, unknown> {
+  const rv = releaseValues(plan);
+  return {
+    stack: plan.stack,
+    resources: plan.resources.map((r) => {
+      const o = plan.options.get(`${r.type}::${r.name}`) ?? { protect: false, dependsOn: [], ignoreChanges: [] };
+      const inputs =
+        r.type === RELEASE && rv
+          ? { ...(mask({ ...r.inputs, values: undefined }, plan.secretValues) as object), values: mask(rv.values, plan.secretValues) }
+          : mask(r.inputs, plan.secretValues);
+      return { type: r.type, name: r.name, inputs, options: o };
+    }),
+    outputs: Object.fromEntries(Object.entries(plan.outputs).map(([name, o]) => [name, o.secret ? MASK : (mask(o.value, plan.secretValues) ?? null)])),
+  };
+}

@@ -58,6 +58,10 @@ export function createRecorder(): Recorder {
         return { name: i.accountName ?? name };
       case "azure-native:resources:ResourceGroup":
         return { name: i.resourceGroupName ?? name };
+      case "random:index/randomId:RandomId":
+        return { hex: createHash("sha256").update(name).digest("hex").slice(0, Number(i.byteLength ?? 4) * 2) };
+      case "aws:mq/configuration:Configuration":
+        return { latestRevision: 1 };
       case "aws:ecr/repository:Repository":
         return { name: i.name, registryId: "111122223333", repositoryUrl: `111122223333.dkr.ecr.${i.region}.amazonaws.com/${i.name}` };
       case "docker-build:index:Image": {
@@ -90,7 +94,14 @@ export function createRecorder(): Recorder {
           return { primaryKey: remember(`mock-redis-key-${fake(String(i.name), 32)}`), secondaryKey: remember(`mock-redis-key2-${fake(String(i.name), 32)}`) };
         case "azure-native:cosmosdb:listDatabaseAccountConnectionStrings": {
           const key = remember(`mock-cosmos-key-${fake(String(i.accountName), 32)}`);
-          return { connectionStrings: [{ connectionString: `mongodb://${i.accountName}:${key}@${i.accountName}.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb`, description: "Primary" }] };
+          // As Azure lists them: read-write and read-only, primary and secondary, in no promised order.
+          const cs = (k: string) => `mongodb://${i.accountName}:${k}@${i.accountName}.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb&retrywrites=false`;
+          return {
+            connectionStrings: [
+              { connectionString: cs(remember(`mock-cosmos-ro-${fake(String(i.accountName), 32)}`)), description: "Primary Read-Only MongoDB Connection String" },
+              { connectionString: cs(key), description: "Primary MongoDB Connection String" },
+            ],
+          };
         }
         default:
           return args.inputs;

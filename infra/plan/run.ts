@@ -13,6 +13,14 @@ export interface PlanOutput {
   secret: boolean;
 }
 
+/** The resource options a reviewer must see (mocks never get them). */
+export interface PlanOptions {
+  protect: boolean;
+  /** Names of the resources this one waits for explicitly. */
+  dependsOn: string[];
+  ignoreChanges: string[];
+}
+
 export interface Plan {
   stack: string;
   /** Resources in registration order, inputs as the provider would get them. */
@@ -21,6 +29,8 @@ export interface Plan {
   outputs: Record<string, PlanOutput>;
   /** Every value known to be secret: mock-generated ones and `secure:` stand-ins. */
   secretValues: Set<string>;
+  /** Options by `type::name`, recorded as the program declares each resource. */
+  options: Map<string, PlanOptions>;
 }
 
 /** True for a serialized secret (how secret inputs reach a provider). */
@@ -35,7 +45,33 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
     Object.fromEntries(Object.entries(file.config).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
     file.secretKeys,
   );
-  const program = (await import("../index.js")) as Record<string, unknown>;
+  const options = new Map<string, PlanOptions>();
+  let program: Record<string, unknown> = {};
+  let failure: unknown;
+  // As the Pulumi CLI runs a program: inside the root stack resource, which lets a stack
+  // transformation see every resource's options as declared (mocks never get them).
+  await pulumi.runtime.runInPulumiStack(async () => {
+    pulumi.runtime.registerStackTransformation(({ type, name, opts }) => {
+      const deps = opts.dependsOn && !pulumi.Output.isInstance(opts.dependsOn) ? (Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn]) : [];
+      options.set(`${type}::${name}`, {
+        protect: opts.protect === true,
+        dependsOn: deps.map((d) => String((d as unknown as { __name?: string }).__name ?? "?")),
+        ignoreChanges: opts.ignoreChanges ?? [],
+      });
+      return undefined;
+    });
+    try {
+      program = (await import("../index.js")) as Record<string, unknown>;
+    } catch (err) {
+      failure = err; // thrown below: a rejection inside the stack resource would go unhandled
+    }
+    return {};
+  });
+  if (failure) throw failure;
+  // The root stack resource is the engine's, not the program's.
+  const resources = recorder.resources;
+  const stackIndex = resources.findIndex((r) => r.type === "pulumi:pulumi:Stack");
+  if (stackIndex >= 0) resources.splice(stackIndex, 1);
   const outputs: Record<string, PlanOutput> = {};
   for (const [name, value] of Object.entries(program)) {
     if (pulumi.Output.isInstance(value)) {
@@ -48,7 +84,7 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
   }
   await settle(recorder.resources);
   for (const p of file.securePaths) recorder.secretValues.add(`secret-standin:${p}`);
-  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues };
+  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues, options };
 }
 
 /** Waits until no new resource registers for a few turns of the event loop. */

@@ -47,7 +47,8 @@ export class PlatformRelease extends pulumi.ComponentResource {
         cleanupOnFail: p.atomic,
         maxHistory: 10,
       },
-      { parent: this },
+      // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
+      { parent: this, dependsOn: opts.dependsOn },
     );
     this.releaseName = release.name.apply((n) => n ?? p.releaseName);
     this.namespace = release.namespace.apply((n) => n ?? p.namespace);

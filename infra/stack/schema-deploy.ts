@@ -33,6 +33,12 @@ export const cloud = z
         postgresSubnetId: str().optional(),
         /** Private DNS zone `*.postgres.database.azure.com` linked to the VNet. */
         postgresPrivateDnsZoneId: str().optional(),
+        /**
+         * Private DNS zones for the private endpoints (`privatelink.redis.cache.windows.net`,
+         * `privatelink.mongo.cosmos.azure.com`), by resource id, where the organization keeps them
+         * centrally. Unset: the program creates each zone and links it to the endpoints' VNet.
+         */
+        privateDnsZoneIds: z.strictObject({ redis: str().optional(), mongo: str().optional() }).prefault({}),
         tags: z.record(z.string(), z.string()).default({}),
       })
       .prefault({}),

@@ -46,7 +46,8 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
         encryption: { keySource: "Microsoft.Storage", services: { blob: { enabled: true, keyType: "Account" } } },
         tags,
       },
-      parent,
+      // Protected: the platform's files live here; a replace or delete is refused until unprotected.
+      { ...parent, protect: true },
     );
     new BlobServiceProperties(
       `${name}-blob-service`,

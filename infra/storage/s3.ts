@@ -39,7 +39,8 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     const buckets = BUCKET_KEYS.map((key) => {
       const isPublic = key === "PUBLIC_BUCKET";
       const id = `${name}-${key.toLowerCase().replace(/_/g, "-")}`;
-      const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, parent);
+      // Protected: the platform's files live here; a replace or delete is refused until unprotected.
+      const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { ...parent, protect: true });
       new BucketServerSideEncryptionConfiguration(
         `${id}-encryption`,
         { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },

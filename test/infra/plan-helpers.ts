@@ -105,3 +105,16 @@ export function expectPinnedApiImage(plan: Plan): string {
   expect(image).toMatch(/(@sha256:[0-9a-f]{64}|:\d+\.\d+\.\d+)$/);
   return image;
 }
+
+/** Resource names of `type` in the plan. */
+export const named = (plan: Plan, type: string) => plan.resources.filter((r) => r.type === type).map((r) => r.name);
+export const optionsOf = (plan: Plan, type: string, name: string) => plan.options.get(`${type}::${name}`)!;
+
+/** Every resource of these types is protected: `pulumi up` refuses to replace or delete it. */
+export function expectProtected(plan: Plan, stateful: string[]): void {
+  for (const type of stateful) {
+    const names = named(plan, type);
+    expect(names.length, type).toBeGreaterThan(0);
+    for (const name of names) expect(optionsOf(plan, type, name).protect, `${type} ${name}`).toBe(true);
+  }
+}

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectProtected, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,28 @@ describe("plan: prod-aws", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-aws");
+  });
+  it("protects every stateful resource, and names final snapshots uniquely per stack and creation", () => {
+    expectProtected(r.plan, [
+      "aws:rds/instance:Instance",
+      "aws:elasticache/replicationGroup:ReplicationGroup",
+      "aws:docdb/cluster:Cluster",
+      "aws:docdb/clusterInstance:ClusterInstance",
+      "aws:mq/broker:Broker",
+      "aws:s3/bucket:Bucket",
+      "aws:ecr/repository:Repository",
+    ]);
+    const rds = r.plan.resources.filter((x) => x.type === "aws:rds/instance:Instance").map((x) => x.inputs.finalSnapshotIdentifier as string);
+    expect(rds).toEqual([expect.stringMatching(/^data-sqldb-prod-aws-final-[0-9a-f]{8}$/), expect.stringMatching(/^data-vectordb-prod-aws-final-[0-9a-f]{8}$/)]);
+  });
+  it("starts the platform release only once the DocumentDB instances exist", () => {
+    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn).toEqual(["data-docdb-0", "data-docdb-1", "data-docdb-2"]);
+  });
+  it("gives Amazon MQ a consumer_timeout for long agent runs (its maximum), through a broker configuration", () => {
+    const config = r.plan.resources.find((x) => x.type === "aws:mq/configuration:Configuration")!;
+    expect(config.inputs).toMatchObject({ engineType: "RabbitMQ", data: "consumer_timeout = 2147483647\n" });
+    const broker = r.plan.resources.find((x) => x.type === "aws:mq/broker:Broker")!;
+    expect(broker.inputs.configuration).toEqual({ id: expect.any(String), revision: 1 });
   });
   it("builds the API image, pushes it to the ECR repository it creates (protected), and runs the pushed digest", () => {
     const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { apiDatabaseUrl, expectProtected, named, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,39 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-azure");
+  });
+  it("protects every stateful resource, the resource group included", () => {
+    expectProtected(r.plan, [
+      "azure-native:resources:ResourceGroup",
+      "azure-native:storage:StorageAccount",
+      "azure-native:dbforpostgresql:Server",
+      "azure-native:dbforpostgresql:Database",
+      "azure-native:redis:Redis",
+      "azure-native:cosmosdb:DatabaseAccount",
+      "azure-native:cosmosdb:MongoDBResourceMongoDBDatabase",
+    ]);
+  });
+  it("gives each private endpoint a DNS zone group, so the service name resolves to it from the cluster", () => {
+    const endpoints = named(r.plan, "azure-native:network:PrivateEndpoint");
+    expect(endpoints.sort()).toEqual(["data-cache-pe", "data-docdb-pe"]);
+    const groups = r.plan.resources.filter((x) => x.type === "azure-native:network:PrivateDnsZoneGroup");
+    expect(groups.map((g) => g.inputs.privateEndpointName).sort()).toEqual(["data-cache-pe", "data-docdb-pe"]);
+    const zones = r.plan.resources.filter((x) => x.type === "azure-native:privatedns:PrivateZone").map((z) => z.inputs.privateZoneName).sort();
+    expect(zones).toEqual(["privatelink.mongo.cosmos.azure.com", "privatelink.redis.cache.windows.net"]);
+    const links = r.plan.resources.filter((x) => x.type === "azure-native:privatedns:VirtualNetworkLink");
+    expect(links.map((l) => (l.inputs.virtualNetwork as { id: string }).id)).toEqual(Array(2).fill(expect.stringMatching(/\/virtualNetworks\/vnet-prod$/)));
+  });
+  it("writes each PostgreSQL server one change at a time (parallel writes fail with ServerIsBusy)", () => {
+    const dep = (name: string, type = "azure-native:dbforpostgresql:Configuration") => optionsOf(r.plan, type, name).dependsOn;
+    expect(dep("data-vectordb-extensions")).toEqual(["data-vectordb"]);
+    expect(dep("data-vectordb-tls")).toEqual(["data-vectordb-extensions"]);
+    expect(dep("data-vectordb-db", "azure-native:dbforpostgresql:Database")).toEqual(["data-vectordb-tls"]);
+    expect(dep("data-sqldb-db", "azure-native:dbforpostgresql:Database")).toEqual(["data-sqldb"]);
+  });
+  it("starts the platform release only once databases, extensions and private endpoints with DNS are there", () => {
+    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn.sort()).toEqual(
+      ["data-cache-dns", "data-cache-pe", "data-docdb-db", "data-docdb-dns", "data-docdb-pe", "data-sqldb-db", "data-vectordb-db", "data-vectordb-extensions", "data-vectordb-tls"].sort(),
+    );
   });
   it("builds and pushes the API image to the stack's registry, and pulls it with a secret", () => {
     const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
