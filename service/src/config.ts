@@ -44,6 +44,11 @@ export interface ServiceConfig {
   llmApiKey?: string;
   /** Upstream model of the default chat agent (`chat:latest`); "default" lets the upstream pick. */
   llmModel: string;
+  /**
+   * Bounds on upstream calls: until the response headers (a non-streamed answer sends them only
+   * when the whole generation is done), and the longest silence inside a streamed body.
+   */
+  llmTimeouts: { headersMs: number; idleMs: number };
   heartbeatSeconds: number;
   shutdownGraceSeconds: number;
   /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size). */
@@ -166,6 +171,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     llmBaseUrl: env.LLM_BASE_URL?.replace(/\/+$/, "") || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmModel: env.LLM_MODEL || "default",
+    llmTimeouts: {
+      headersMs: positiveSeconds(env, "LLM_TIMEOUT_SECONDS", 600) * 1000,
+      idleMs: positiveSeconds(env, "LLM_IDLE_TIMEOUT_SECONDS", 300) * 1000,
+    },
     heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", 15),
     shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
     jsonBodyLimit: env.JSON_BODY_LIMIT ? parseBytes(env.JSON_BODY_LIMIT, "JSON_BODY_LIMIT") : 5120 * 1024,

@@ -25,6 +25,8 @@ export interface ErrorEnvelope {
 }
 
 export class ApiError extends Error {
+  /** Response headers that go with the answer (Retry-After, x-should-retry). */
+  headers?: Record<string, string>;
   readonly statusCode: number;
   readonly type: ErrorType;
   readonly param: string | null;
@@ -110,6 +112,32 @@ export const rateLimited = (message: string) => new ApiError(429, message, "rate
 // --- upstream and server --------------------------------------------------------
 export const upstreamFailed = (detail: string) =>
   new ApiError(502, `The agent's upstream model failed: ${detail}`, "server_error", null, "upstream_error");
+export const upstreamTimeout = (detail: string) =>
+  new ApiError(504, `The agent's upstream model did not answer in time: ${detail}`, "server_error", null, "upstream_timeout");
+export const upstreamMisconfigured = (status: number) =>
+  withHeaders(
+    new ApiError(
+      502,
+      `The agent's upstream model refused this server's request (HTTP ${status}): its URL, model or credentials are misconfigured on the server. Retrying will not help; tell the operator.`,
+      "server_error",
+      null,
+      "upstream_configuration_error",
+    ),
+    // The OpenAI SDKs retry 5xx unless told not to: a misconfiguration does not heal by retrying.
+    { "x-should-retry": "false" },
+  );
+export const upstreamRateLimited = (message: string | undefined, retryAfter: string | undefined) =>
+  withHeaders(
+    new ApiError(429, `The agent's upstream model is rate limited${message ? `: ${echo(message)}` : "."}`, "rate_limit_error", null, "rate_limit_exceeded"),
+    retryAfter ? { "retry-after": retryAfter } : {},
+  );
+/** The upstream refused the request itself (HTTP 400/422): the client's to fix, in its words. */
+export const upstreamRejected = (message: string | undefined, param: string | null, code: string | null) =>
+  new ApiError(400, `The agent's upstream model rejected the request${message ? `: ${echo(message)}` : "."}`, "invalid_request_error", param, code ?? "upstream_rejected");
+function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
+  err.headers = headers;
+  return err;
+}
 export const storageFailed = () =>
   new ApiError(503, "The storage backend failed; nothing was stored. Retry the request.", "server_error", null, "storage_unavailable");
 export const unavailable = (message: string) => new ApiError(503, message, "server_error", null, "service_unavailable");

@@ -1,7 +1,8 @@
 /**
  * A local OpenAI-compatible upstream for `llm` agent tests. The upstream model name picks the
  * behaviour: "echo" answers with the last user message, "tools" calls a tool, "fail" answers 500,
- * "break" streams two chunks then drops the connection, "hang" streams a role chunk then waits.
+ * "break" streams two chunks then drops the connection, "hang" streams a role chunk then waits,
+ * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
  * It records every request and whether the client aborted it.
  */
 import { once } from "node:events";
@@ -40,6 +41,13 @@ function lastUser(body: StubRequest["body"]): string {
 
 async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   const { model, stream } = req.body;
+  const status = /^status-(\d{3})$/.exec(model);
+  if (status) {
+    const code = Number(status[1]);
+    res.writeHead(code, { "content-type": "application/json", ...(code === 429 ? { "retry-after": "7" } : {}) });
+    res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: "invalid_request_error", param: code === 400 ? "temperature" : null, code: code === 400 ? "invalid_value" : null } }));
+    return;
+  }
   if (model === "fail") {
     res.writeHead(500, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: { message: "Incorrect API key provided: sk-upstream-secret", type: "server_error", code: "boom" } }));

@@ -21,6 +21,7 @@ export default fp<AgentsPluginOptions>(
       prefix: config.modelPrefix,
       specs: loadAgentSpecs(config.agentsFile, upstreamModel),
       llm: { baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey },
+      timeouts: config.llmTimeouts,
       env,
       fileSearch: opts.fileSearch,
     });

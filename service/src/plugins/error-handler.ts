@@ -96,6 +96,7 @@ export default fp(
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.
       if (reply.sent || reply.raw.headersSent) return;
+      if (apiError.headers) reply.headers(apiError.headers);
       sendAfterBody(request, reply, apiError.statusCode, () => reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON()));
       return reply;
     });

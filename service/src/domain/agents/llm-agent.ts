@@ -8,7 +8,7 @@ import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
 import { fromStream } from "./llm-stream.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
-import { connectFailure, usageEvent, type UpstreamChunk } from "./upstream-wire.js";
+import { connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk } from "./upstream-wire.js";
 
 export interface Upstream {
   /** Base URL without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
@@ -57,7 +57,8 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
     if (res.statusCode >= 400) {
       const detail = (await res.body.json().catch(() => undefined)) as UpstreamChunk | undefined;
       ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: detail?.error?.code ?? null }, "upstream refused the request");
-      throw upstreamFailed(`it answered HTTP ${res.statusCode}`);
+      const retryAfter = res.headers["retry-after"];
+      throw upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined);
     }
     return res;
   }

@@ -16,6 +16,8 @@ export interface RegistryOptions {
   specs: AgentSpec[];
   /** The default upstream (LLM_BASE_URL, LLM_API_KEY); `llm` agents may name their own. */
   llm: { baseUrl?: string; apiKey?: string };
+  /** Upstream timeouts: until headers, and between body chunks (LLM_TIMEOUT_SECONDS, LLM_IDLE_TIMEOUT_SECONDS). */
+  timeouts?: { headersMs: number; idleMs: number };
   /** Where `base_url_env` and `api_key_env` are looked up. */
   env: Record<string, string | undefined>;
   fileSearch?: FileSearch;
@@ -34,9 +36,11 @@ export class AgentsRegistry implements AgentRegistry {
   private readonly byModel = new Map<string, Entry>();
   private fileSearch?: FileSearch;
   /** One keep-alive pool for every upstream call. */
-  readonly dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+  readonly dispatcher: UndiciAgent;
 
   constructor(opts: RegistryOptions) {
+    const t = opts.timeouts ?? { headersMs: 600_000, idleMs: 300_000 };
+    this.dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: t.headersMs, bodyTimeout: t.idleMs });
     this.fileSearch = opts.fileSearch;
     const created = Math.floor(Date.now() / 1000);
     const problems: string[] = [];

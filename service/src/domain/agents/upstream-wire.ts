@@ -1,5 +1,5 @@
 /** Upstream wire shapes and the helpers both reply forms (JSON, stream) share. */
-import { upstreamFailed } from "../../errors.js";
+import { upstreamFailed, upstreamMisconfigured, upstreamRateLimited, upstreamRejected, upstreamTimeout, type ApiError } from "../../errors.js";
 import { estimateTokens, promptTokens } from "./text.js";
 import type { AgentEvent, ChatRequest } from "./types.js";
 
@@ -12,13 +12,29 @@ export interface UpstreamChoice {
 export interface UpstreamChunk {
   choices?: UpstreamChoice[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  error?: { message?: string; code?: string | null };
+  error?: { message?: string; code?: string | null; param?: string | null };
 }
 
 /** Network failures name the failure class only: never the upstream's key or response body. */
 export function connectFailure(err: unknown): Error {
   const code = (err as { code?: string }).code;
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return upstreamTimeout(`no answer (${code})`);
   return upstreamFailed(code ? `could not reach it (${code})` : "could not reach it");
+}
+
+/**
+ * An upstream's refusal keeps its meaning for the caller: rate limits stay 429 with the
+ * upstream's Retry-After; a request the upstream rejects (400, 422) is the caller's 400 with the
+ * upstream's own message and param; a refusal of our credentials, URL or model (401, 403, 404)
+ * is a server misconfiguration (502, not retryable); anything else is a 502 to retry.
+ */
+export function upstreamRefusal(status: number, body: UpstreamChunk | undefined, retryAfter: string | undefined): ApiError {
+  const e = body?.error;
+  if (status === 429) return upstreamRateLimited(e?.message, retryAfter);
+  if (status === 400 || status === 422) return upstreamRejected(e?.message, e?.param ?? null, e?.code ?? null);
+  if (status === 401 || status === 403 || status === 404) return upstreamMisconfigured(status);
+  if (status === 408 || status === 504) return upstreamTimeout(`it answered HTTP ${status}`);
+  return upstreamFailed(`it answered HTTP ${status}`);
 }
 
 /** Usage as the upstream reported it, else estimated from what was asked and answered. */
