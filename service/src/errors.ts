@@ -77,6 +77,9 @@ export const invalidMultipart = (detail: string) =>
   new ApiError(400, `Malformed multipart form: ${echo(detail)}`, "invalid_request_error", null, "invalid_multipart");
 export const tooManyFormFields = () =>
   new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
+/** The client went away mid-request (nginx's 499): logged at info, never sent. */
+export const clientClosed = () =>
+  new ApiError(499, "The client closed the connection before the request was complete.", "invalid_request_error", null, "client_closed_request");
 export const uploadIncomplete = () =>
   new ApiError(400, "The upload ended before the form was complete.", "invalid_request_error", "file", "upload_incomplete");
 export const rangeNotSatisfiable = (size: number) =>

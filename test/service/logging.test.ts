@@ -2,7 +2,8 @@ import { Writable } from "node:stream";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { connect } from "node:net";
+import { describe, expect, it, vi } from "vitest";
 import { buildApp, REDACTED_LOG_PATHS } from "../../service/src/app.js";
 import { loadConfig } from "../../service/src/config.js";
 import { signMemberToken } from "../../service/src/plugins/member-auth.js";
@@ -41,5 +42,40 @@ describe("structured logs", () => {
     expect(all).not.toContain(secret.slice(3, 20));
     expect(all).not.toContain(token);
     expect(all).not.toContain(config.jwtSecret);
+  });
+
+  it("log a client that hangs up mid-upload at info, not as a storage failure at error, and keep nothing", async () => {
+    const lines: Array<{ level: number; msg: string; code?: string }> = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
+    const store = await openTestStore("pglite");
+    const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { secret } = await app.apiKeys.create({ projectId: "default", name: "k", createdBy: "u" });
+    const port = (app.server.address() as { port: number }).port;
+
+    const boundary = "agentportboundary";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const socket = connect(port, "127.0.0.1");
+    await new Promise((r) => socket.once("connect", r));
+    socket.write(
+      `POST /v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n${head}`,
+    );
+    socket.write(Buffer.alloc(256 * 1024, 1));
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy(); // the client goes away mid-file
+
+    await vi.waitFor(() => expect(lines.some((l) => l.code === "client_closed_request")).toBe(true), { timeout: 10_000, interval: 50 });
+    const abort = lines.find((l) => l.code === "client_closed_request")!;
+    expect(abort.level).toBe(30);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect((await app.inject({ url: "/v1/files", headers: { authorization: `Bearer ${secret}` } })).json().data).toEqual([]);
+    await app.close();
+    await store.drop();
   });
 });

@@ -11,6 +11,7 @@ import type { PendingUpload } from "../../../domain/files/pending-upload.js";
 import { FILE_PURPOSES, isFilePurpose } from "../../../domain/files/types.js";
 import {
   ApiError,
+  clientClosed,
   fileTooLarge,
   invalidMultipart,
   invalidParam,
@@ -105,8 +106,9 @@ export default async function uploadRoute(app: FastifyInstance) {
       request.log.info({ fileId: file.id, bytes: file.bytes }, "file uploaded");
       return fileObject(file);
     } catch (err) {
-      const apiError = formError(err, maxBytes);
-      if (apiError !== err) request.log.warn({ err }, "upload failed");
+      // A client that hung up mid-upload is not a storage fault: nothing to answer, nothing to alarm on.
+      const apiError = request.raw.destroyed && !request.raw.complete ? clientClosed() : formError(err, maxBytes);
+      if (apiError !== err && !(apiError instanceof ApiError && apiError.code === "client_closed_request")) request.log.warn({ err }, "upload failed");
       abandonBody(request);
       throw apiError;
     } finally {
