@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { AccessKey, User, UserPolicy } from "@pulumi/aws/iam/index.js";
 import {
   Bucket,
+  BucketLifecycleConfiguration,
   BucketOwnershipControls,
   BucketPolicy,
   BucketPublicAccessBlock,
@@ -47,6 +48,13 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
         parent,
       );
       new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
+      // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
+      // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
+      new BucketLifecycleConfiguration(
+        `${id}-lifecycle`,
+        { bucket: bucket.id, region, rules: [{ id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } }] },
+        parent,
+      );
       new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
       // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
       const block = new BucketPublicAccessBlock(

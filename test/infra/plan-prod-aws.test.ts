@@ -16,6 +16,11 @@ describe("plan: prod-aws", () => {
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-aws");
   });
+  it("aborts incomplete multipart uploads in every bucket (a failed abort leaves no billed parts)", () => {
+    const rules = r.plan.resources.filter((x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
+    expect(rules).toHaveLength(4);
+    for (const rule of rules) expect((rule.inputs.rules as Array<{ abortIncompleteMultipartUpload: unknown }>)[0].abortIncompleteMultipartUpload).toEqual({ daysAfterInitiation: 1 });
+  });
   it("protects every stateful resource, and names final snapshots uniquely per stack and creation", () => {
     expectProtected(r.plan, [
       "aws:rds/instance:Instance",

@@ -31,6 +31,8 @@ export interface BlobStore {
   /** Removes the blob; deleting a missing blob succeeds. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Removes what writes cut short by a crash left behind, where the backend keeps it; returns how many. */
+  sweepPartials?(): Promise<number>;
   /** Keys of all complete blobs (orphan checks, tests). */
   list(): Promise<string[]>;
   close(): Promise<void>;

@@ -11,8 +11,12 @@ import { pipeline } from "node:stream/promises";
 import { assertKey, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions } from "./blob-store.js";
 
 const PARTIAL = ".partial";
-/** Partial files this old belong to a process that died mid-write. */
-const STALE_PARTIAL_MS = 24 * 3600 * 1000;
+/**
+ * A partial file not written to for this long belongs to no live upload: an upload writes as its
+ * bytes arrive, and a client silent this long has been cut by the gateway's read timeout. So the
+ * leftovers of a process killed mid-write go at the next start or sweep, not a day later.
+ */
+export const STALE_PARTIAL_MS = 5 * 60 * 1000;
 /** Larger than the streams' 16/64 KiB defaults: fewer, bigger writes and reads (writev batches). */
 const IO_CHUNK = 1024 * 1024;
 
@@ -39,12 +43,22 @@ export class LocalBlobStore implements BlobStore {
 
   async init(): Promise<void> {
     await mkdir(this.partialDir, { recursive: true });
+    await this.sweepPartials();
+  }
+
+  /** Removes partial files no upload is writing any more; returns how many. */
+  async sweepPartials(staleMs = STALE_PARTIAL_MS): Promise<number> {
     const now = Date.now();
+    let removed = 0;
     for (const name of await readdir(this.partialDir)) {
       const path = join(this.partialDir, name);
       const s = await stat(path).catch(() => undefined);
-      if (s && now - s.mtimeMs > STALE_PARTIAL_MS) await rm(path, { force: true });
+      if (s && now - s.mtimeMs > staleMs) {
+        await rm(path, { force: true });
+        removed++;
+      }
     }
+    return removed;
   }
 
   async put(key: string, body: Readable, opts: PutOptions = {}): Promise<{ size: number }> {

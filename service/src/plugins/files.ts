@@ -22,11 +22,16 @@ export default fp<FilesPluginOptions>(
     app.decorate("files", files);
     app.agents.setFileSearch(files.search);
 
-    const sweep = () =>
+    const sweep = () => {
       void files.deletions.sweep().then(
         ({ failed }) => failed && app.log.warn({ failed }, "blob deletions still pending"),
         (err) => app.log.warn({ err }, "blob deletion sweep failed"),
       );
+      void blobs.sweepPartials?.().then(
+        (removed) => removed && app.log.info({ removed }, "removed partial blobs left by interrupted uploads"),
+        (err) => app.log.warn({ err }, "partial blob sweep failed"),
+      );
+    };
     // The first sweep picks up what a previous process left (uploads cut by a crash).
     const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
     app.addHook("onReady", async () => sweep());
