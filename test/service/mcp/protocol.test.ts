@@ -93,6 +93,16 @@ describe("MCP transport rules", () => {
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
   });
 
+  it("refuses a batch of more than 16 messages with -32600, before running any of them", async () => {
+    const { sessionId } = await initialize();
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_files", arguments: { query: "x" } } });
+    const res = await post(Array.from({ length: 100 }, (_, i) => call(i + 1)), { "mcp-session-id": sessionId });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(body.error.message).toContain("at most 16");
+  });
+
   it("requires Mcp-Session-Id after initialization and answers an unknown one with 404", async () => {
     const missing = await post({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(missing.status).toBe(400);

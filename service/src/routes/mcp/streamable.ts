@@ -26,6 +26,9 @@ function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false } 
   }
 }
 
+/** Largest JSON-RPC batch accepted (clients of protocol versions before 2025-06-18 may batch). */
+export const MAX_BATCH = 16;
+
 const isInitialize = (message: unknown) =>
   Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
 
@@ -75,6 +78,11 @@ export default async function streamableRoutes(app: FastifyInstance) {
     if (!parsed.ok) return rpcError(reply, 400, RPC.parseError, "Parse error: Invalid JSON");
     // JSON-RPC 2.0: an empty batch is an invalid request (the transport would accept it with 202).
     if (Array.isArray(parsed.value) && parsed.value.length === 0) return rpcError(reply, 400, RPC.invalidRequest, "Invalid Request: empty batch");
+    // Batches left the protocol in 2025-06-18; older clients may still send small ones. A big
+    // one would run its tool calls back to back on one request: bounded like any other input.
+    if (Array.isArray(parsed.value) && parsed.value.length > MAX_BATCH) {
+      return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (got ${parsed.value.length})`);
+    }
 
     if (request.headers["mcp-session-id"] !== undefined) {
       const session = sessionFor(request, reply);
