@@ -143,6 +143,8 @@ function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
 }
 export const storageFailed = () =>
   new ApiError(503, "The storage backend failed; nothing was stored. Retry the request.", "server_error", null, "storage_unavailable");
+export const storageUnavailable = () =>
+  new ApiError(503, "The storage backend is not answering; retry the request.", "server_error", null, "storage_unavailable");
 export const unavailable = (message: string) => new ApiError(503, message, "server_error", null, "service_unavailable");
 export const internalError = (requestId: string) =>
   new ApiError(500, `The server had an error while processing your request (request id ${requestId}).`, "server_error", null, "internal_error");

@@ -7,6 +7,8 @@ export class FailingBlobStore implements BlobStore {
   failPutAfterBytes?: number;
   /** Fail this many of the next deletes. */
   failDeletes = 0;
+  /** Fail reads (the backend is down) while true. */
+  failGets = false;
 
   readonly inner: BlobStore;
   constructor(inner: BlobStore) {
@@ -35,6 +37,7 @@ export class FailingBlobStore implements BlobStore {
     return this.inner.put(key, tap, opts);
   }
   get(key: string, range?: ByteRange) {
+    if (this.failGets) return Promise.reject(Object.assign(new Error("connect ECONNREFUSED storage"), { code: "ECONNREFUSED" }));
     return this.inner.get(key, range);
   }
   async delete(key: string) {

@@ -114,6 +114,21 @@ describe.each(BLOB_KINDS)("upload failures (%s blobs)", (blobKind) => {
     expect(await t.leftovers()).toEqual(nothingLeft);
   });
 
+  it("a download while the blob store is down is a clean 503 in the envelope, and works again after", async () => {
+    const f = await client.files.create({ file: await toFile(Buffer.from("still here"), "d.txt"), purpose: "assistants" });
+    t.blobs.failGets = true;
+    try {
+      const err = await client.files.content(f.id).catch((e) => e);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect(err.status).toBe(503);
+      expect(err.error).toMatchObject({ type: "server_error", code: "storage_unavailable" });
+    } finally {
+      t.blobs.failGets = false;
+    }
+    expect(await (await client.files.content(f.id)).text()).toBe("still here");
+    await client.files.delete(f.id);
+  });
+
   it("a blob whose delete fails stays recorded and is removed by the next sweep", async () => {
     const f = await client.files.create({ file: await toFile(Buffer.from("keep trying"), "k.txt"), purpose: "assistants" });
     t.blobs.failDeletes = 1;

@@ -87,12 +87,6 @@ export class Files {
     return this.blobs.get(file.id, range);
   }
 
-  /** The file and a stream of its bytes; undefined when the project has no such file. */
-  async content(projectId: string, id: string, range?: ByteRange): Promise<{ file: FileRecord; stream: Readable } | undefined> {
-    const file = await this.get(projectId, id);
-    return file && { file, stream: await this.open(file, range) };
-  }
-
   /** Removes the row (the file is gone at once) and then its blob; a failed blob delete is retried later. */
   async delete(projectId: string, id: string): Promise<boolean> {
     const key = await this.db.transaction(async (tx) => {

@@ -3,9 +3,11 @@
  * context with the multipart parser (upload.ts). Every lookup is scoped to the key's project:
  * another project's file id is a 404 like an unknown one.
  */
+import type { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { notFound, rangeNotSatisfiable } from "../../../errors.js";
+import { BlobNotFoundError } from "../../../blobs/blob-store.js";
+import { notFound, rangeNotSatisfiable, storageUnavailable } from "../../../errors.js";
 import { contentDisposition } from "./content-disposition.js";
 import { FileDeleted, FileList, FileObject, fileObject } from "./file-object.js";
 import { parseRange } from "./range.js";
@@ -59,6 +61,18 @@ export default async function filesRoutes(app: FastifyInstance) {
         void reply.header("content-range", `bytes */${file.bytes}`);
         throw rangeNotSatisfiable(file.bytes);
       }
+      // HEAD gets the headers without opening the blob; GET opens it before any header is set, so
+      // a storage outage answers a clean enveloped 503 instead of a download's headers.
+      let body: Readable | undefined;
+      if (request.method !== "HEAD") {
+        try {
+          body = await app.files.open(file, range);
+        } catch (err) {
+          if (err instanceof BlobNotFoundError) throw err;
+          request.log.warn({ fileId: file.id, err: (err as Error).message }, "blob store unavailable");
+          throw storageUnavailable();
+        }
+      }
       void reply
         .header("content-type", file.mimeType)
         .header("content-disposition", contentDisposition(file.filename))
@@ -67,9 +81,7 @@ export default async function filesRoutes(app: FastifyInstance) {
         .header("repr-digest", `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:`)
         .header("content-length", range ? range.end - range.start + 1 : file.bytes);
       if (range) void reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${file.bytes}`);
-      // HEAD gets the headers without opening the blob.
-      if (request.method === "HEAD") return reply.send();
-      return reply.send(await app.files.open(file, range));
+      return reply.send(body);
     },
   });
 }
