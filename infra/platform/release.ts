@@ -27,7 +27,8 @@ export class PlatformRelease extends pulumi.ComponentResource {
     super("agentport:platform:PlatformRelease", name, {}, opts);
     const { spec } = args;
     const p = spec.platform;
-    const r = spec.registryCredentials;
+    const c = p.chartCredentials;
+    const oci = p.repository.startsWith("oci://");
     const values = buildPlatformValues({ spec, ...args.values });
     const release = new Release(
       `${name}-chart`,
@@ -35,12 +36,11 @@ export class PlatformRelease extends pulumi.ComponentResource {
         name: p.releaseName,
         namespace: p.namespace,
         createNamespace: true,
-        chart: p.chart,
+        // OCI charts are named by their full reference; a Helm repository goes in repositoryOpts with
+        // its own credentials (the image registry's are for pulling images, not charts).
+        chart: oci ? `${p.repository.replace(/\/+$/, "")}/${p.chart}` : p.chart,
         version: p.version,
-        repositoryOpts: {
-          repo: p.repository,
-          ...(r.enabled ? { username: r.username, password: r.password ? pulumi.secret(r.password) : undefined } : {}),
-        },
+        ...(oci ? {} : { repositoryOpts: { repo: p.repository, ...(c ? { username: c.username, password: pulumi.secret(c.password) } : {}) } }),
         values: pulumi.secret(pulumi.output(values)) as unknown as pulumi.Output<Record<string, unknown>>,
         timeout: p.timeoutSeconds,
         atomic: p.atomic,

@@ -46,15 +46,21 @@ export const cloud = z
   .prefault({});
 
 export const platform = z.strictObject({
-  /** Helm repository URL of the vendor chart. */
-  repository: url(),
+  /**
+   * Where the vendor chart comes from: a Helm repository (https://…) or an OCI registry
+   * (oci://host/path, the chart appended). An OCI registry needs `helm registry login` on the
+   * machine running `pulumi up`: the provider does not log in from chart credentials.
+   */
+  repository: z.string().regex(/^(https?|oci):\/\/[^\s]+$/, "must be an http(s):// or oci:// URL"),
+  /** Credentials of the chart repository (never the image registry's). */
+  chartCredentials: z.strictObject({ username: text(), password: text() }).optional(),
   chart: text(),
   version: text(),
   releaseName: text().default("platform"),
   namespace: text().default("platform"),
   /** Seconds per Helm operation. */
   timeoutSeconds: positiveInt().default(1800),
-  /** Roll back a failed upgrade instead of leaving it half-applied. */
+  /** Roll back a failed upgrade (and clean up what it created) instead of leaving it half-applied; set in the prod stacks. */
   atomic: bool().default(false),
 });
 

@@ -162,6 +162,12 @@ describe("stack validation", () => {
     expect(paths(issuesOf("local", (r) => (r.api.build = {})))).toEqual(["api.build", "api.registry"]);
   });
 
+  it("takes the chart from an https or oci:// source, with credentials of its own", () => {
+    expect(issuesOf("local", (r) => (r.platform.repository = "oci://registry.example.com/charts"))).toEqual([]);
+    expect(paths(issuesOf("local", (r) => (r.platform.repository = "ftp://charts.example.com")))).toEqual(["platform.repository"]);
+    expect(issuesOf("local", (r) => (r.platform.chartCredentials = { username: "u", password: "secret-standin:platform.chartCredentials.password" }))).toEqual([]);
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";
