@@ -162,7 +162,7 @@ export class ApiService extends pulumi.ComponentResource {
         metadata: { namespace, labels, annotations: s.ingressAnnotations },
         spec: {
           ingressClassName: api.ingressClassName,
-          tls: api.tls as never,
+          tls: s.tls,
           rules: [
             {
               host: s.host,

@@ -31,6 +31,16 @@ export interface ServiceSettings {
   terminationGracePeriodSeconds: number;
   /** The LLM upstream, or undefined when there is none. */
   llmBaseUrl?: string;
+  /** The API Ingress's `tls`: the stack's, or the API host with a cert-manager certificate. */
+  tls: Array<{ secretName?: string; hosts?: string[] }>;
+}
+
+const ISSUER_ANNOTATIONS = ["cert-manager.io/cluster-issuer", "cert-manager.io/issuer"];
+
+/** The cert-manager issuer annotation the platform's Ingress uses, when it uses one. */
+export function certManagerIssuer(spec: StackSpec): Record<string, string> {
+  const annotations = (spec.ingress.annotations ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(ISSUER_ANNOTATIONS.filter((k) => typeof annotations[k] === "string").map((k) => [k, String(annotations[k])]));
 }
 
 /** Where the ConfigMap of inline `api.agents` is mounted in the pods. */
@@ -68,9 +78,20 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       LOG_LEVEL: api.logLevel,
       DATA_DIR: "/tmp/agentport",
     },
-    ...gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody),
+    ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),
+    // A certificate for the API host: the stack's own, or one cert-manager issues when the
+    // platform uses it (the platform's TLS secrets live in its namespace and name other hosts).
+    tls: (api.tls as ServiceSettings["tls"]).length
+      ? (api.tls as ServiceSettings["tls"])
+      : Object.keys(certManagerIssuer(spec)).length
+        ? [{ secretName: "agentport-api-tls", hosts: [host] }]
+        : [],
     terminationGracePeriodSeconds: api.shutdownGraceSeconds + PRE_STOP_SLEEP_SECONDS + 5,
   };
+}
+
+function withIssuer(a: Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations">, issuer: Record<string, string>) {
+  return { ...a, ingressAnnotations: { ...a.ingressAnnotations, ...issuer } };
 }
 
 /** The gateway's annotations for the API, by where its controller reads them. */

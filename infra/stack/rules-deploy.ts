@@ -167,6 +167,14 @@ export const deployRules: Rule[] = [
       }
     });
   }),
+  rule(["api", "ingress"], (s, report) => {
+    // The platform serves TLS from Ingress secrets in its own namespace: the API's Ingress (in
+    // another namespace, for another host) needs a certificate of its own.
+    const issuer = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
+    if ((s.ingress.tls as unknown[]).length > 0 && !issuer && (s.api.tls as unknown[]).length === 0) {
+      report("api.tls", "the platform's TLS secrets live in its namespace and name its hosts: give the API host a secret in the API namespace, or use a cert-manager issuer on ingress.annotations");
+    }
+  }),
   rule(["api", "cloud"], (s, report) => {
     const { image, build, registry } = s.api;
     if (!image && !build) report("api.image", "set api.image (a pinned image) or api.build (build and push one)");

@@ -16,6 +16,11 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-azure");
   });
+  it("gets the API host a certificate from the platform's cert-manager issuer", () => {
+    const ingress = kubernetesObjects(r.plan).find((o) => o.name === "api-ingress")!.obj;
+    expect(ingress.metadata.annotations["cert-manager.io/cluster-issuer"]).toBe("letsencrypt-prod");
+    expect(ingress.spec.tls).toEqual([{ secretName: "agentport-api-tls", hosts: [ingress.spec.rules[0].host] }]);
+  });
   it("protects every stateful resource, the resource group included", () => {
     expectProtected(r.plan, [
       "azure-native:resources:ResourceGroup",

@@ -168,6 +168,11 @@ describe("stack validation", () => {
     expect(issuesOf("local", (r) => (r.platform.chartCredentials = { username: "u", password: "secret-standin:platform.chartCredentials.password" }))).toEqual([]);
   });
 
+  it("asks the API host for a certificate of its own where the platform serves TLS from Ingress secrets", () => {
+    expect(issuesOf("onprem", (r) => (r.api.tls = []))).toEqual([{ path: "api.tls", message: expect.stringContaining("cert-manager") }]);
+    expect(issuesOf("prod-azure", (r) => (r.api.tls = []))).toEqual([]); // cert-manager issues it
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";
