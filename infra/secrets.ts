@@ -46,9 +46,13 @@ export class Secrets extends pulumi.ComponentResource {
     super("agentport:secrets:Secrets", name, {}, opts);
     const s = args.spec;
     const parent = { parent: this };
-    // Letters and digits only: every consumer (URLs, AMQP, Redis AUTH) takes them unescaped.
+    // Letters and digits only: every consumer (URLs, AMQP, Redis AUTH) takes them unescaped. At
+    // least one upper, lower and digit: Azure Database for PostgreSQL and Amazon MQ refuse a
+    // password drawing on fewer classes, and a rare all-lowercase draw would fail a real `up`.
     const pick = (key: string, given: string | undefined, length: number): S =>
-      given ? pulumi.secret(given) : pulumi.secret(new RandomPassword(`${name}-${key}`, { length, special: false }, parent).result);
+      given
+        ? pulumi.secret(given)
+        : pulumi.secret(new RandomPassword(`${name}-${key}`, { length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }, parent).result);
 
     this.jwtSecret = pick("jwt", s.jwt.secret, 64);
     this.publicLlmInternalSecret = pick("llm-internal", s.automation.env.PUBLIC_LLM_INTERNAL_SECRET ?? s.ultron.secret.PUBLIC_LLM_INTERNAL_SECRET, 32);
