@@ -118,3 +118,27 @@ export function expectProtected(plan: Plan, stateful: string[]): void {
     for (const name of names) expect(optionsOf(plan, type, name).protect, `${type} ${name}`).toBe(true);
   }
 }
+
+/** AWS stacks: the image is built, pushed to the ECR repository the stack creates, and run by digest. */
+export function expectEcrBuiltImage(plan: Plan): void {
+  const built = plan.resources.find((x) => x.type === "docker-build:index:Image")!;
+  const repo = plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
+  expect(repo.inputs).toMatchObject({ name: "agentport/api", imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
+  const tag = (built.inputs.tags as string[])[0];
+  expect(tag).toMatch(/^\d+\.dkr\.ecr\.ap-northeast-1\.amazonaws\.com\/agentport\/api:/);
+  expect(built.inputs.push).toBe(true);
+  expect(expectPinnedApiImage(plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));
+  // ECR is read by the nodes' role: no pull secret.
+  expect(kubernetesObjects(plan).some((o) => o.name === "api-pull")).toBe(false);
+}
+
+/** AWS stacks: the database URL verifies RDS's certificate against the bundle the pods mount. */
+export function expectRdsTls(plan: Plan): void {
+  expect(apiDatabaseUrl(plan)).toMatch(/\?sslmode=verify-full&sslrootcert=\/etc\/agentport-ca\/aws-rds\.pem$/);
+  const objects = kubernetesObjects(plan);
+  const ca = objects.find((o) => o.obj.kind === "ConfigMap" && o.name === "api-ca")!.obj;
+  expect(ca.data["aws-rds.pem"]).toContain("BEGIN CERTIFICATE");
+  const pod = objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec;
+  expect(pod.containers[0].volumeMounts).toContainEqual({ name: "ca", mountPath: "/etc/agentport-ca", readOnly: true });
+  expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
+}

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectProtected, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { expectEcrBuiltImage, expectRdsTls, expectProtected, optionsOf, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -44,24 +44,10 @@ describe("plan: prod-aws", () => {
     expect(broker.inputs.configuration).toEqual({ id: expect.any(String), revision: 1 });
   });
   it("builds the API image, pushes it to the ECR repository it creates (protected), and runs the pushed digest", () => {
-    const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
-    const repo = r.plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
-    expect(repo.inputs).toMatchObject({ name: "agentport/api", imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
-    const tag = (built.inputs.tags as string[])[0];
-    expect(tag).toMatch(/^\d+\.dkr\.ecr\.ap-northeast-1\.amazonaws\.com\/agentport\/api:/);
-    expect(built.inputs.push).toBe(true);
-    expect(expectPinnedApiImage(r.plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));
-    // ECR is read by the nodes' role: no pull secret.
-    expect(kubernetesObjects(r.plan).some((o) => o.name === "api-pull")).toBe(false);
+    expectEcrBuiltImage(r.plan);
   });
   it("verifies RDS's certificate against the RDS CA bundle it mounts", () => {
-    expect(apiDatabaseUrl(r.plan)).toMatch(/\?sslmode=verify-full&sslrootcert=\/etc\/agentport-ca\/aws-rds\.pem$/);
-    const objects = kubernetesObjects(r.plan);
-    const ca = objects.find((o) => o.obj.kind === "ConfigMap" && o.name === "api-ca")!.obj;
-    expect(ca.data["aws-rds.pem"]).toContain("BEGIN CERTIFICATE");
-    const pod = objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec;
-    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "ca", mountPath: "/etc/agentport-ca", readOnly: true });
-    expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
+    expectRdsTls(r.plan);
   });
   it("runs managed services multi-AZ with deletion protection", () => {
     const db = r.plan.resources.filter((x) => x.type === "aws:rds/instance:Instance");
