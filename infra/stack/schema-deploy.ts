@@ -39,6 +39,12 @@ export const cloud = z
          * centrally. Unset: the program creates each zone and links it to the endpoints' VNet.
          */
         privateDnsZoneIds: z.strictObject({ redis: str().optional(), mongo: str().optional() }).prefault({}),
+        /**
+         * A CanNotDelete lock on the resource group (prod): Azure then refuses to delete it or
+         * anything in it — by hand, by another tool, or by a `pulumi destroy` — until the lock is
+         * removed on purpose.
+         */
+        deleteLock: bool().default(false),
         tags: z.record(z.string(), z.string()).default({}),
       })
       .prefault({}),

@@ -21,6 +21,10 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
     expect(ingress.metadata.annotations["cert-manager.io/cluster-issuer"]).toBe("letsencrypt-prod");
     expect(ingress.spec.tls).toEqual([{ secretName: "agentport-api-tls", hosts: [ingress.spec.rules[0].host] }]);
   });
+  it("locks the resource group against deletion (CanNotDelete), as prod asks", () => {
+    const lock = r.plan.resources.find((x) => x.type === "azure-native:authorization:ManagementLockAtResourceGroupLevel")!;
+    expect(lock.inputs).toMatchObject({ level: "CanNotDelete", resourceGroupName: "rg-agentport-prod" });
+  });
   it("protects every stateful resource, the resource group included", () => {
     expectProtected(r.plan, [
       "azure-native:resources:ResourceGroup",
