@@ -46,6 +46,7 @@ await build({
   platform: "node",
   target: "node20",
   external: [...INSTALLED, ...NEVER_PRESENT],
+  define: { AGENTPORT_VERSION: JSON.stringify(rootPkg.version) },
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require.
   banner: { js: "import { createRequire as __agentportRequire } from 'node:module'; const require = __agentportRequire(import.meta.url);" },
   legalComments: "linked",

@@ -19,7 +19,7 @@ export function unwrapSecrets(value: Json): Json {
 
 /** Schema errors of one object (empty when valid), from the kubernetes-models class of its kind. */
 export async function schemaErrors(obj: { apiVersion: string; kind: string }): Promise<string[]> {
-  const mod = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const mod = (await import(/* @vite-ignore */ `kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
   const Model = mod[obj.kind];
   try {
     new Model(obj).validate();

@@ -98,4 +98,15 @@ describe("keys CLI", () => {
     expect(err.code).toBe(2);
     expect(err.stderr).toContain("create needs --name");
   });
+
+  it("answers --help and --version, and refuses an unknown flag or command with the usage and exit 2", async () => {
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
+    expect((await keys(env, "--help")).stdout).toContain("usage:");
+    expect((await keys(env, "--version")).stdout.trim()).toMatch(/^\d+\.\d+\.\d+|^dev$/);
+    for (const args of [["--nmae", "x"], ["frob"]]) {
+      const err = await keys(env, ...args).catch((e) => e);
+      expect(err.code, args.join(" ")).toBe(2);
+      expect(err.stderr).toContain("usage:");
+    }
+  });
 });

@@ -11,11 +11,17 @@ import { loadConfig } from "../config.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
+// Set by the production build (esbuild `define`); the sources report the package's version.
+declare const AGENTPORT_VERSION: string | undefined;
+const VERSION = typeof AGENTPORT_VERSION === "string" ? AGENTPORT_VERSION : (process.env.npm_package_version ?? "dev");
+
 const USAGE = `usage:
   npm run keys -- create --name NAME [--project ID] [--json]
   npm run keys -- list [--project ID] [--json]
   npm run keys -- delete KEY_ID [--project ID]
-(use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
+  npm run keys -- --help | --version
+(use 'npm run -s keys …' to keep npm's own banner out of --json output;
+ in the image: node keys.js …)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -31,12 +37,36 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
   }
 }
 
+function parse() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: "string" },
+        project: { type: "string", default: "default" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
+      },
+    });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { name: { type: "string" }, project: { type: "string", default: "default" }, json: { type: "boolean", default: false } },
-  });
+  const { positionals, values } = parse();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const [command, ...rest] = positionals;
+  if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "a command is needed");
   const config = loadConfig();
   const project = values.project!;
 
