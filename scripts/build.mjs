@@ -21,6 +21,11 @@ const out = join(root, "dist");
  * - @electric-sql/pglite loads its WASM, data bundle and extensions from files next to its own
  *   modules (`new URL(…, import.meta.url)`), which a bundle would break.
  * - pg-native is pg's optional native driver: never installed, only referenced.
+ * Bundled on purpose: the AWS and Azure SDKs, fastify, pg and pino read no files beside their own
+ * modules (the service starts pino without transports, so no thread-stream worker file is needed).
+ *
+ * No keepNames: nothing compares function or class names — every error class sets `this.name`
+ * explicitly — and without minify esbuild only renames on a collision (none in this bundle).
  */
 const INSTALLED = ["@electric-sql/pglite"];
 const NEVER_PRESENT = ["pg-native"];
