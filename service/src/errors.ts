@@ -67,8 +67,16 @@ export const unsupportedParam = (param: string, why: string) =>
   new ApiError(400, `Unsupported parameter: '${param}' ${why}`, "invalid_request_error", param, "unsupported_parameter");
 export const bodyTooLarge = (limitBytes: number, what = "Request body") =>
   new ApiError(413, `${what} is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", null, "request_too_large");
+export const unstorableValue = () =>
+  new ApiError(400, "The request contains a value that cannot be stored or searched (for example a NUL character).", "invalid_request_error", null, "invalid_value");
 export const unsupportedMediaType = (got: string | undefined) =>
   new ApiError(415, `Unsupported Content-Type '${echo(got ?? "")}'.`, "invalid_request_error", null, "unsupported_media_type");
+
+// --- refusals of the HTTP parser (before any route) -------------------------------
+export const headersTooLarge = () => new ApiError(431, "The request headers are too large.", "invalid_request_error", null, "headers_too_large");
+export const requestTimeout = () => new ApiError(408, "The request was not received in time.", "invalid_request_error", null, "request_timeout");
+export const urlTooLong = () => new ApiError(414, "The URL is too long.", "invalid_request_error", "url", "url_too_long");
+export const malformedRequest = () => new ApiError(400, "The HTTP request is malformed.", "invalid_request_error", null, "invalid_request");
 
 // --- files -----------------------------------------------------------------------
 export const fileTooLarge = (limitBytes: number) =>

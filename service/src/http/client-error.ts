@@ -4,7 +4,7 @@
  * then the connection is closed — the parser cannot continue on it.
  */
 import type { Socket } from "node:net";
-import { ApiError } from "../errors.js";
+import { headersTooLarge, malformedRequest, requestTimeout, urlTooLong, type ApiError } from "../errors.js";
 
 interface ClientError extends Error {
   code?: string;
@@ -13,14 +13,14 @@ interface ClientError extends Error {
 function toApiError(err: ClientError): ApiError {
   switch (err.code) {
     case "HPE_HEADER_OVERFLOW":
-      return new ApiError(431, "The request headers are too large.", "invalid_request_error", null, "headers_too_large");
+      return headersTooLarge();
     case "ERR_HTTP_REQUEST_TIMEOUT":
     case "ERR_HTTP_HEADERS_TIMEOUT":
-      return new ApiError(408, "The request was not received in time.", "invalid_request_error", null, "request_timeout");
+      return requestTimeout();
     case "HPE_URI_TOO_LONG":
-      return new ApiError(414, "The URL is too long.", "invalid_request_error", "url", "url_too_long");
+      return urlTooLong();
     default:
-      return new ApiError(400, "The HTTP request is malformed.", "invalid_request_error", null, "invalid_request");
+      return malformedRequest();
   }
 }
 

@@ -14,6 +14,7 @@ import {
   missingParam,
   routeNotFound,
   unavailable,
+  unstorableValue,
   unsupportedMediaType,
 } from "../errors.js";
 import { StoreError, StoreUnavailableError } from "../store/store-error.js";
@@ -67,7 +68,7 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
   if (err instanceof ApiError) return err;
   if (err instanceof StoreUnavailableError) return unavailable("The metadata store is not answering; retry the request.");
   // SQLSTATE class 22 (data exception: a NUL byte, a number out of range) is the input's fault.
-  if (err instanceof StoreError && err.code?.startsWith("22")) return new ApiError(400, "The request contains a value that cannot be stored or searched (for example a NUL character).", "invalid_request_error", null, "invalid_value");
+  if (err instanceof StoreError && err.code?.startsWith("22")) return unstorableValue();
   if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
