@@ -32,10 +32,19 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
     target = { repository: `${registry.server}/${registry.repository}`, address: registry.server, username: registry.username, password: pull!.password };
   } else {
     const aws = spec.cloud.aws;
-    // Stateful: its images are what runs. Tags are mutable on purpose: the Deployment pins digests.
+    // Stateful: its images are what runs. Tags are immutable (a release tag pushed here can never be
+    // overwritten); only the build's own marker tag moves, and the Deployment pins the digest anyway.
     const repo = new Repository(
       `${name}-repo`,
-      { name: "agentport/api", region: aws.region, imageScanningConfiguration: { scanOnPush: true }, imageTagMutability: "MUTABLE", forceDelete: false, tags: aws.tags },
+      {
+        name: "agentport/api",
+        region: aws.region,
+        imageScanningConfiguration: { scanOnPush: true },
+        imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
+        imageTagMutabilityExclusionFilters: [{ filter: build.tag, filterType: "WILDCARD" }],
+        forceDelete: false,
+        tags: aws.tags,
+      },
       { ...opts, protect: true },
     );
     new LifecyclePolicy(

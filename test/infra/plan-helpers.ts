@@ -125,6 +125,9 @@ export function expectEcrBuiltImage(plan: Plan): void {
   const repo = plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
   expect(repo.inputs).toMatchObject({ name: "agentport/api", imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
   const tag = (built.inputs.tags as string[])[0];
+  // Tags are immutable except the build's marker tag, which a rebuild must be able to move.
+  expect(repo.inputs.imageTagMutability).toBe("IMMUTABLE_WITH_EXCLUSION");
+  expect(repo.inputs.imageTagMutabilityExclusionFilters).toEqual([{ filter: tag.split(":").pop(), filterType: "WILDCARD" }]);
   expect(tag).toMatch(/^\d+\.dkr\.ecr\.ap-northeast-1\.amazonaws\.com\/agentport\/api:/);
   expect(built.inputs.push).toBe(true);
   expect(expectPinnedApiImage(plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));

@@ -33,8 +33,17 @@ describe("the infrastructure preview workflow", () => {
     for (const name of ["ARM_USE_OIDC", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID"]) expect(env[name], name).toBeTruthy();
   });
 
-  it("previews in-network stacks only from a self-hosted runner", () => {
-    const rows = job.strategy.matrix.include as Array<{ stack: string; runner: string }>;
-    for (const row of rows.filter((r) => ["local", "onprem"].includes(r.stack))) expect(row.runner).not.toMatch(/^ubuntu-/);
+  it("previews in-network stacks only from the self-hosted runner the variable names, else skips them with a notice", () => {
+    const rows = job.strategy.matrix.include as Array<{ stack: string; cloud: string; runner: string }>;
+    const inNetwork = rows.filter((r) => ["local", "onprem"].includes(r.stack));
+    expect(inNetwork.map((r) => r.cloud)).toEqual(["none", "none"]);
+    for (const row of inNetwork) expect(row.runner).toMatch(/^\$\{\{ vars\.ONPREM_RUNNER \|\| /);
+    const notice = steps[0];
+    expect(notice.if).toBe("matrix.cloud == 'none' && vars.ONPREM_RUNNER == ''");
+    expect(notice.run).toContain("::notice::");
+    // Every other step that is not cloud-specific is skipped in that case.
+    for (const step of steps.slice(1).filter((s) => !s.if?.startsWith("matrix.cloud == '"))) {
+      expect(step.if, text(step)).toBe("matrix.cloud != 'none' || vars.ONPREM_RUNNER != ''");
+    }
   });
 });
