@@ -124,6 +124,14 @@ describe("refusals by the HTTP parser answer in the envelope", () => {
     expect(bodyOf(res).error.code).toBe("headers_too_large");
   });
 
+  it("a 64 KB URL is refused in the envelope (Node counts the URL against the header size: 431), not reset", async () => {
+    const res = await raw(`GET /v1/files?after=${"a".repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(res).toMatch(/^HTTP\/1\.1 4(14|31)/);
+    expect(res.toLowerCase()).toContain("x-content-type-options: nosniff");
+    expect(bodyOf(res).error).toMatchObject({ type: "invalid_request_error" });
+    expect(["headers_too_large", "url_too_long"]).toContain(bodyOf(res).error.code);
+  });
+
   it("a malformed request line → 400 in the envelope", async () => {
     const res = await raw("G@T /health HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(res).toMatch(/^HTTP\/1\.1 400/);

@@ -119,6 +119,26 @@ describe.each(MATRIX)("files with the openai client (%s blobs, %s)", (blobKind, 
     expect((await outside.json()).error.code).toBe("range_not_satisfiable");
   });
 
+  it("an uploader's active type (HTML, SVG) is downloaded as octet-stream attachment with nosniff; passive types keep theirs", async () => {
+    const auth = { authorization: `Bearer ${secret}` };
+    const cases: Array<[string, string]> = [
+      ["text/html", "application/octet-stream"],
+      ["image/svg+xml", "application/octet-stream"],
+      ["application/javascript", "application/octet-stream"],
+      ["text/csv", "text/csv"],
+      ["image/png", "image/png"],
+    ];
+    for (const [uploaded, served] of cases) {
+      const f = await client.files.create({ file: await toFile(Buffer.from("<script>alert(1)</script>"), "x.bin", { type: uploaded }), purpose: "assistants" });
+      const res = await fetch(`${baseURL}/files/${f.id}/content`, { headers: auth });
+      expect(res.status, uploaded).toBe(200);
+      expect(res.headers.get("content-type"), uploaded).toBe(served);
+      expect(res.headers.get("x-content-type-options"), uploaded).toBe("nosniff");
+      expect(res.headers.get("content-disposition"), uploaded).toMatch(/^attachment;/);
+      expect(await res.text()).toBe("<script>alert(1)</script>");
+    }
+  });
+
   it("another project's file is a 404 everywhere, and never listed", async () => {
     const mine = await client.files.create({ file: await toFile(Buffer.from("private"), "mine.txt"), purpose: "assistants" });
     const other = openaiClient(baseURL, (await t.createKey("proj-b")).secret);

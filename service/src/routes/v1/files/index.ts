@@ -9,6 +9,7 @@ import { Type } from "typebox";
 import { BlobNotFoundError } from "../../../blobs/blob-store.js";
 import { notFound, rangeNotSatisfiable, storageUnavailable } from "../../../errors.js";
 import { contentDisposition } from "./content-disposition.js";
+import { downloadType } from "./download-type.js";
 import { FileDeleted, FileList, FileObject, fileObject } from "./file-object.js";
 import { parseRange } from "./range.js";
 import uploadRoute from "./upload.js";
@@ -74,7 +75,7 @@ export default async function filesRoutes(app: FastifyInstance) {
         }
       }
       void reply
-        .header("content-type", file.mimeType)
+        .header("content-type", downloadType(file.mimeType))
         .header("content-disposition", contentDisposition(file.filename))
         .header("accept-ranges", "bytes")
         .header("etag", etag)
