@@ -6,20 +6,55 @@
  * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
  * short-lived owner token signed with the same JWT secret; otherwise it opens the store itself.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
-const USAGE = `usage:
-  npm run keys -- create --name NAME [--project ID] [--json]
-  npm run keys -- list [--project ID] [--json]
-  npm run keys -- delete KEY_ID [--project ID]
+const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--json]
+       npm run keys -- list [--project ID] [--json]
+       npm run keys -- delete KEY_ID [--project ID] [--json]
+
+  -n, --name NAME     the new key's name (create)
+  -p, --project ID    the project (default: default)
+      --json          print one JSON document
+  -h, --help          this text
+      --version       the agentport version
 (use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
+}
+
+/** npm sets npm_package_version; run directly from a checkout, package.json is two folders up. */
+function version(): string {
+  if (process.env.npm_package_version) return process.env.npm_package_version;
+  try {
+    return JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Unknown flags and missing values are usage errors (exit 2), not stack traces. */
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: "string", short: "n" },
+        project: { type: "string", short: "p", default: "default" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
+      },
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
 }
 
 async function serverUrlIfUp(url: string): Promise<string | undefined> {
@@ -32,11 +67,17 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { name: { type: "string" }, project: { type: "string", default: "default" }, json: { type: "boolean", default: false } },
-  });
+  const { positionals, values } = parseCommandLine();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`agentport ${version()}\n`);
+    return;
+  }
   const [command, ...rest] = positionals;
+  if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
   const config = loadConfig();
   const project = values.project!;
 
