@@ -45,6 +45,17 @@ describe("CLI usage", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it("keys create --client prints that client's MCP configuration, and refuses an unknown client with exit 2", async () => {
+    const r = await cli("keys", "create", "--name", "vscode user", "--client", "vscode");
+    expect(r.code).toBe(0);
+    const secret = /API secret key \(shown once, store it now\): (ap-\S+)/.exec(r.stdout)?.[1];
+    const json = JSON.parse(r.stdout.slice(r.stdout.indexOf("MCP configuration (vscode):") + "MCP configuration (vscode):".length));
+    expect(json).toEqual({ servers: { agentport: { type: "http", url: expect.stringMatching(/\/mcp$/), headers: { Authorization: `Bearer ${secret}` } } } });
+    const bad = await cli("keys", "create", "--name", "x", "--client", "emacs");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown --client 'emacs' (known: generic, claude-code, claude-desktop, vscode, cursor, inspector)");
+  });
+
   it("keys refuses an unknown command with exit 2 before touching any store", async () => {
     const r = await cli("keys", "frob");
     expect(r.code).toBe(2);

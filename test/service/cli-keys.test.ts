@@ -31,7 +31,7 @@ describe("keys CLI", () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
     const created = await keys(env, "create", "--name", "bootstrap", "--json");
     const key = JSON.parse(created.stdout);
-    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "id", "mcp_json", "name", "secret"]);
+    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "id", "mcp_configs", "mcp_json", "name", "secret"]);
     expect(key.secret).toMatch(/^ap-/);
     expect(key.mcp_json.mcpServers.agentport.headers.Authorization).toBe(`Bearer ${key.secret}`);
 

@@ -9,15 +9,17 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
+import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
-const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--json]
+const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--client CLIENT] [--json]
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
 
   -n, --name NAME     the new key's name (create)
   -p, --project ID    the project (default: default)
+      --client CLIENT the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
       --json          print one JSON document
   -h, --help          this text
       --version       the agentport version
@@ -48,6 +50,7 @@ function parseCommandLine() {
         name: { type: "string", short: "n" },
         project: { type: "string", short: "p", default: "default" },
         json: { type: "boolean", default: false },
+        client: { type: "string", default: "generic" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -56,6 +59,9 @@ function parseCommandLine() {
     fail((err as Error).message);
   }
 }
+
+/** JSON configs indented for pasting; the Inspector's is a command line. */
+const mcpText = (config: unknown) => (typeof config === "string" ? config : JSON.stringify(config, null, 2)).replace(/^/gm, "    ");
 
 async function serverUrlIfUp(url: string): Promise<string | undefined> {
   try {
@@ -78,6 +84,8 @@ async function main(): Promise<void> {
   }
   const [command, ...rest] = positionals;
   if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  const client = values.client as McpClient;
+  if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);
   const config = loadConfig();
   const project = values.project!;
 
@@ -95,12 +103,12 @@ async function main(): Promise<void> {
         if (!values.name?.trim()) fail("create needs --name NAME");
         const k = await ops.create(project, values.name.trim());
         if (values.json) {
-          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, created_at: k.created_at }) + "\n");
+          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at }) + "\n");
         } else {
           process.stdout.write(
             `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
               `  API secret key (shown once, store it now): ${k.secret}\n` +
-              `  API base URL: ${k.base_url}\n\n  MCP JSON:\n${JSON.stringify(k.mcp_json, null, 2).replace(/^/gm, "    ")}\n`,
+              `  API base URL: ${k.base_url}\n\n  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
           );
         }
         break;
