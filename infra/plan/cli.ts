@@ -7,6 +7,8 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { formatPlan, planJson } from "./format.js";
 import { runPlan } from "./run.js";
+import { STACKS_DIR } from "../limits.js";
+import { assertStackExists } from "../stack/stack-names.js";
 
 const USAGE = `usage: npm run plan -- --stack <local|staging-aws|prod-aws|prod-azure|onprem> [--json]
 
@@ -27,6 +29,12 @@ if (args.help) {
 }
 if (!args.stack) {
   console.error(USAGE);
+  process.exit(2);
+}
+try {
+  assertStackExists(args.stack, STACKS_DIR);
+} catch (err) {
+  console.error(`${(err as Error).message}\n\n${USAGE}`);
   process.exit(2);
 }
 

@@ -2,8 +2,7 @@
  * The limits a run verifies: the stack file's (or the deployment package's defaults), then
  * any flag on top — flags always win, so the harness works with or without a stack file.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { assertStackExists } from "../../infra/stack/stack-names.js";
 import { deriveLimits, loadStackLimits, STACKS_DIR } from "../../infra/limits.js";
 import type { Limits } from "../gateway/limits.js";
 
@@ -19,10 +18,4 @@ export function resolveLimits(stack: string | undefined, stacksDir: string | und
   const flagged = Object.keys(overrides);
   const source = [stack ? `stack ${stack}` : "package defaults", flagged.length ? `flags (${flagged.join(", ")})` : ""].filter(Boolean).join(" + ");
   return { limits: { ...base, ...overrides }, source };
-}
-
-function assertStackExists(stack: string, dir: string): void {
-  if (existsSync(join(dir, `Pulumi.${stack}.yaml`))) return;
-  const known = existsSync(dir) ? readdirSync(dir).flatMap((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1] ?? []) : [];
-  throw new Error(`no stack '${stack}' (stack files: ${known.length ? known.join(", ") : "none"})`);
 }

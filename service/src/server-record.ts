@@ -42,3 +42,27 @@ export function runningServer(dataDir: string): { url?: string } | undefined {
     return undefined;
   }
 }
+
+/**
+ * For a server about to start: whether another live server holds `dataDir`. A pid is not proof —
+ * in a container the restarted node is PID 1 again, the pid of the record its OOM-killed
+ * predecessor left — so a record with our own pid is stale, and a recorded URL must answer
+ * /health the way agentport does. A record without a URL (a server still starting) whose pid is
+ * another live process is trusted.
+ */
+export async function dataDirHeld(dataDir: string): Promise<boolean> {
+  let record: ServerRecord;
+  try {
+    record = JSON.parse(readFileSync(recordFile(dataDir), "utf8")) as ServerRecord;
+  } catch {
+    return false;
+  }
+  if (record.pid === process.pid || !alive(record.pid)) return false;
+  if (!record.url) return true;
+  try {
+    const res = await fetch(`${record.url}/health`, { signal: AbortSignal.timeout(1500) });
+    return res.ok && ((await res.json()) as { status?: string }).status === "ok";
+  } catch {
+    return false;
+  }
+}

@@ -6,20 +6,31 @@
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { onParentExit } from "./parent-watch.js";
-import { runningServer, writeServerRecord } from "./server-record.js";
+import { dataDirHeld, writeServerRecord } from "./server-record.js";
 
 const config = loadConfig();
 const deadline = new AbortController();
 // The embedded store is this process's alone: a CLI on the same data dir must come through us.
 const embedded = !config.databaseUrl;
-if (embedded && runningServer(config.dataDir)) {
+if (embedded && (await dataDirHeld(config.dataDir))) {
   process.stderr.write(`Another agentport server holds ${config.dataDir} (see server.json there); stop it or set DATA_DIR.\n`);
   process.exit(1);
 }
-if (embedded) writeServerRecord(config.dataDir);
+const forgetStarting = embedded ? writeServerRecord(config.dataDir) : () => {};
 const app = await buildApp({ config, drainDeadline: deadline.signal });
 
-const address = await app.listen({ host: config.host, port: config.port });
+let address: string;
+try {
+  address = await app.listen({ host: config.host, port: config.port });
+} catch (err) {
+  // A busy port is a setup problem, not a crash: one line, no record left behind, exit at once.
+  forgetStarting();
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === "EADDRINUSE" ? `port ${config.port} is already in use; set PORT to a free port` : (err as Error).message;
+  process.stderr.write(`agentport cannot listen on ${config.host}:${config.port}: ${why}\n`);
+  await Promise.race([app.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+  process.exit(1);
+}
 const forgetRecord = embedded ? writeServerRecord(config.dataDir, address.replace("://0.0.0.0", "://127.0.0.1").replace("://[::]", "://127.0.0.1")) : () => {};
 const { count } = (await app.db.query<{ count: string }>("SELECT count(*)::text AS count FROM api_keys")).rows[0];
 app.log.info(

@@ -6,27 +6,66 @@
  * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
  * short-lived owner token signed with the same JWT secret; otherwise it opens the store itself.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
+import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
-// Set by the production build (esbuild `define`); the sources report the package's version.
-declare const AGENTPORT_VERSION: string | undefined;
-const VERSION = typeof AGENTPORT_VERSION === "string" ? AGENTPORT_VERSION : (process.env.npm_package_version ?? "dev");
+const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--client CLIENT] [--json]
+       npm run keys -- list [--project ID] [--json]
+       npm run keys -- delete KEY_ID [--project ID] [--json]
 
-const USAGE = `usage:
-  npm run keys -- create --name NAME [--project ID] [--json]
-  npm run keys -- list [--project ID] [--json]
-  npm run keys -- delete KEY_ID [--project ID]
-  npm run keys -- --help | --version
-(use 'npm run -s keys …' to keep npm's own banner out of --json output;
- in the image: node keys.js …)`;
+  -n, --name NAME     the new key's name (create)
+  -p, --project ID    the project (default: default)
+      --client CLIENT the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
+      --json          print one JSON document
+  -h, --help          this text
+      --version       the agentport version
+(use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
 }
+
+// Stamped by the production build (esbuild `define`): the bundle has no package.json to read.
+declare const AGENTPORT_VERSION: string | undefined;
+
+/** npm sets npm_package_version; run directly from a checkout, package.json is two folders up. */
+function version(): string {
+  if (typeof AGENTPORT_VERSION === "string") return AGENTPORT_VERSION;
+  if (process.env.npm_package_version) return process.env.npm_package_version;
+  try {
+    return JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Unknown flags and missing values are usage errors (exit 2), not stack traces. */
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: "string", short: "n" },
+        project: { type: "string", short: "p", default: "default" },
+        json: { type: "boolean", default: false },
+        client: { type: "string", default: "generic" },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
+      },
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
+
+/** JSON configs indented for pasting; the Inspector's is a command line. */
+const mcpText = (config: unknown) => (typeof config === "string" ? config : JSON.stringify(config, null, 2)).replace(/^/gm, "    ");
 
 async function serverUrlIfUp(url: string): Promise<string | undefined> {
   try {
@@ -37,36 +76,20 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
   }
 }
 
-function parse() {
-  try {
-    return parseArgs({
-      allowPositionals: true,
-      strict: true,
-      options: {
-        name: { type: "string" },
-        project: { type: "string", default: "default" },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-        version: { type: "boolean", default: false },
-      },
-    });
-  } catch (err) {
-    return fail((err as Error).message);
-  }
-}
-
 async function main(): Promise<void> {
-  const { positionals, values } = parse();
+  const { positionals, values } = parseCommandLine();
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   if (values.version) {
-    process.stdout.write(`${VERSION}\n`);
+    process.stdout.write(`agentport ${version()}\n`);
     return;
   }
   const [command, ...rest] = positionals;
-  if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "a command is needed");
+  if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  const client = values.client as McpClient;
+  if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);
   const config = loadConfig();
   const project = values.project!;
 
@@ -84,12 +107,12 @@ async function main(): Promise<void> {
         if (!values.name?.trim()) fail("create needs --name NAME");
         const k = await ops.create(project, values.name.trim());
         if (values.json) {
-          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, created_at: k.created_at }) + "\n");
+          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at }) + "\n");
         } else {
           process.stdout.write(
             `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
               `  API secret key (shown once, store it now): ${k.secret}\n` +
-              `  API base URL: ${k.base_url}\n\n  MCP JSON:\n${JSON.stringify(k.mcp_json, null, 2).replace(/^/gm, "    ")}\n`,
+              `  API base URL: ${k.base_url}\n\n  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
           );
         }
         break;

@@ -1,5 +1,6 @@
 /** Wire shapes of API keys, shared by the HTTP routes and the CLI. */
 import type { ApiKeyRecord } from "./api-keys.js";
+import { mcpConfigs } from "./mcp-configs.js";
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -29,5 +30,7 @@ export function createdApiKey(k: ApiKeyRecord, secret: string, publicUrl: string
     secret,
     base_url: `${publicUrl}/v1`,
     mcp_json: mcpJson(serverName, publicUrl, secret),
+    /** The same server in the shapes common clients document, keyed by client. */
+    mcp_configs: mcpConfigs(serverName, publicUrl, secret),
   };
 }

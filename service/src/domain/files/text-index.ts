@@ -1,8 +1,9 @@
 /**
  * Ranked retrieval over a project's text files: passages of each file are indexed as tsvector
  * (English stemming) in the file's own transaction, and a question matches any of its words,
- * ranked by ts_rank; each file is represented by its best passage. Runs the same in PGlite
- * and PostgreSQL.
+ * ranked by ts_rank; each file is represented by its best passage. Scripts written without
+ * spaces (Japanese, Chinese, Korean) are matched by character bigrams instead, scored by the
+ * share of the question's bigrams a passage contains. Runs the same in PGlite and PostgreSQL.
  */
 import type { FileSearchHit } from "../agents/types.js";
 import type { Queryable } from "../../store/db.js";
@@ -11,6 +12,19 @@ import type { Queryable } from "../../store/db.js";
 const PASSAGE_CHARS = 1200;
 const INSERT_BATCH = 200;
 const MAX_QUERY_TERMS = 64;
+const MAX_QUERY_GRAMS = 256;
+/** Runs of kana, CJK ideographs and Hangul; the same ranges as migration 003's backfill. */
+const UNSPACED_RUN = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
+
+/** Distinct character bigrams of the unspaced-script runs in `text` (a one-character run is its own gram). */
+export function bigrams(text: string): string[] {
+  const grams = new Set<string>();
+  for (const [run] of text.toLowerCase().matchAll(UNSPACED_RUN)) {
+    if (run.length === 1) grams.add(run);
+    for (let i = 0; i + 1 < run.length; i++) grams.add(run.slice(i, i + 2));
+  }
+  return [...grams];
+}
 
 /** Splits text into passages at paragraph, then line, then word boundaries. */
 export function passages(text: string, target = PASSAGE_CHARS): string[] {
@@ -45,10 +59,10 @@ export async function indexText(tx: Queryable, projectId: string, fileId: string
   for (let i = 0; i < parts.length; i += INSERT_BATCH) {
     const batch = parts.slice(i, i + INSERT_BATCH);
     await tx.query(
-      `INSERT INTO file_chunks (file_id, project_id, ord, content, tsv)
-       SELECT $1, $2, t.ord, t.content, to_tsvector('english', t.content)
-       FROM unnest($3::int[], $4::text[]) AS t(ord, content)`,
-      [fileId, projectId, batch.map((_, j) => i + j), batch],
+      `INSERT INTO file_chunks (file_id, project_id, ord, content, tsv, grams)
+       SELECT $1, $2, t.ord, t.content, to_tsvector('english', t.content), ARRAY(SELECT json_array_elements_text(t.grams))
+       FROM unnest($3::int[], $4::text[], $5::json[]) AS t(ord, content, grams)`,
+      [fileId, projectId, batch.map((_, j) => i + j), batch, batch.map((p) => JSON.stringify(bigrams(p)))],
     );
   }
   return parts.length;
@@ -66,14 +80,20 @@ export function anyWordQuery(question: string): string {
 
 export async function searchText(db: Queryable, projectId: string, question: string, limit: number): Promise<FileSearchHit[]> {
   const query = anyWordQuery(question);
-  if (!query) return [];
+  const grams = bigrams(question).slice(0, MAX_QUERY_GRAMS);
+  if (!query && grams.length === 0) return [];
   const { rows } = await db.query<{ file_id: string; filename: string; score: number; snippet: string }>(
     `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
-     ranked AS (
-       SELECT c.file_id, c.content, ts_rank(c.tsv, q.q) AS score,
-              row_number() OVER (PARTITION BY c.file_id ORDER BY ts_rank(c.tsv, q.q) DESC, c.ord) AS rn
+     scored AS (
+       SELECT c.file_id, c.ord, c.content,
+              ts_rank(c.tsv, q.q)
+                + (SELECT count(*) FROM unnest($4::text[]) AS g WHERE g = ANY (c.grams))::real / greatest(cardinality($4::text[]), 1)
+                AS score
        FROM file_chunks c, q
-       WHERE c.project_id = $1 AND c.tsv @@ q.q
+       WHERE c.project_id = $1 AND (c.tsv @@ q.q OR c.grams && $4::text[])
+     ),
+     ranked AS (
+       SELECT s.*, row_number() OVER (PARTITION BY s.file_id ORDER BY s.score DESC, s.ord) AS rn FROM scored s
      )
      SELECT r.file_id, f.filename, r.score,
             ts_headline('english', r.content, q.q, 'StartSel="", StopSel="", MaxWords=40, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
@@ -81,7 +101,7 @@ export async function searchText(db: Queryable, projectId: string, question: str
      WHERE r.rn = 1
      ORDER BY r.score DESC, r.file_id
      LIMIT $3`,
-    [projectId, query, limit],
+    [projectId, query, limit, grams],
   );
   return rows.map((r) => ({ fileId: r.file_id, filename: r.filename, score: Number(r.score), snippet: r.snippet.replace(/\s+/g, " ").trim() }));
 }
