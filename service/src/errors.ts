@@ -61,6 +61,10 @@ export const invalidJson = (detail: string) =>
   new ApiError(400, `We could not parse the JSON body of your request: ${echo(detail)}`, "invalid_request_error", null, "invalid_json");
 export const invalidParam = (param: string, message: string, code: string | null = "invalid_value") =>
   new ApiError(400, message, "invalid_request_error", param, code);
+/** A request the schema refused where no single field is to blame. */
+export const invalidRequest = (message: string) => new ApiError(400, message, "invalid_request_error", null, "invalid_value");
+/** A framework refusal in the 4xx range, with Fastify's own status and message. */
+export const frameworkRefusal = (status: number, message: string) => new ApiError(status, echo(message), "invalid_request_error", null, null);
 export const missingParam = (param: string) =>
   new ApiError(400, `Missing required parameter: '${param}'.`, "invalid_request_error", param, "missing_required_parameter");
 export const unsupportedParam = (param: string, why: string) =>

@@ -8,8 +8,10 @@ import fp from "fastify-plugin";
 import {
   ApiError,
   bodyTooLarge,
+  frameworkRefusal,
   internalError,
   invalidJson,
+  invalidRequest,
   invalidParam,
   missingParam,
   routeNotFound,
@@ -61,7 +63,7 @@ function fromValidation(issue: ValidationIssue): ApiError {
   }
   const param = paramPath(issue.instancePath) || null;
   const message = `Invalid value for '${param ?? "body"}': ${issue.message ?? "does not match the schema"}.`;
-  return param ? invalidParam(param, message) : new ApiError(400, message);
+  return param ? invalidParam(param, message) : invalidRequest(message);
 }
 
 export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string): ApiError {
@@ -81,7 +83,7 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
       return unsupportedMediaType(contentType);
   }
   if (err instanceof SyntaxError && err.statusCode === 400) return invalidJson(err.message);
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, err.message);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return frameworkRefusal(err.statusCode, err.message);
   return internalError(requestId);
 }
 

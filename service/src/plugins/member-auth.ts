@@ -63,7 +63,9 @@ export async function requireMember(request: FastifyRequest): Promise<void> {
   if (!token) throw invalidToken("send a member token as 'Authorization: Bearer <JWT>'.");
   const { jwtSecret, jwtAlgorithm } = request.server.config;
   const member = await verifyMemberToken(token, jwtSecret, jwtAlgorithm);
-  const projectId = (request.params as { project_id?: string }).project_id;
+  // A hook serves every route of its context: the project id is read from whatever params there are.
+  const params: unknown = request.params;
+  const projectId = params && typeof params === "object" && "project_id" in params ? String(params.project_id) : undefined;
   if (projectId !== undefined && projectId !== member.projectId) {
     throw forbidden(`Your token is for project '${member.projectId}', not '${projectId}'.`);
   }

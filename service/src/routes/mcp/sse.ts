@@ -3,12 +3,19 @@
  * session's event stream and names the endpoint to POST messages to (/mcp/messages?sessionId=…).
  */
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { RPC, rpcError } from "./rpc-error.js";
 import { sessionDeps } from "./session-deps.js";
 
-export default async function sseRoutes(app: FastifyInstance) {
+/** The session a legacy client posts to; the transport refuses a missing one as not found. */
+const MessagesQuery = Type.Object({ sessionId: Type.Optional(Type.String({ maxLength: 200 })) });
+
+export default async function sseRoutes(instance: FastifyInstance) {
+  // Handlers get their request types from the route schemas.
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const sessions = app.mcpSessions;
   // An absolute path the client resolves against the stream's URL, under the public URL's path.
   const messagesPath = `${new URL(app.config.publicUrl).pathname.replace(/\/+$/, "")}/mcp/messages`;
@@ -38,8 +45,8 @@ export default async function sseRoutes(app: FastifyInstance) {
     request.log.info({ sessionId: transport.sessionId }, "mcp sse session opened");
   });
 
-  app.post("/messages", async (request, reply) => {
-    const { sessionId } = request.query as { sessionId?: string };
+  app.post("/messages", { schema: { querystring: MessagesQuery } }, async (request, reply) => {
+    const { sessionId } = request.query;
     const session = sessionId ? sessions.get(sessionId) : undefined;
     if (!session || session.kind !== "sse" || session.keyId !== request.auth.keyId) {
       return rpcError(reply, 404, RPC.sessionNotFound, "Session not found");

@@ -5,6 +5,7 @@
  */
 import type { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { BlobNotFoundError } from "../../../blobs/blob-store.js";
 import { notFound, rangeNotSatisfiable, storageUnavailable } from "../../../errors.js";
@@ -22,25 +23,26 @@ const ListQuery = Type.Object({
   purpose: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-export default async function filesRoutes(app: FastifyInstance) {
+export default async function filesRoutes(instance: FastifyInstance) {
+  // Handlers get their request types from the route schemas.
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   await app.register(uploadRoute);
 
   app.get("/files", { schema: { querystring: ListQuery, response: { 200: FileList } } }, async (request) => {
-    const query = request.query as { after?: string; limit: number; order: "asc" | "desc"; purpose?: string };
-    const page = await app.files.list(request.auth.projectId, query);
+    const page = await app.files.list(request.auth.projectId, request.query);
     const data = page.data.map(fileObject);
     return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
   });
 
   app.get("/files/:file_id", { schema: { params: FileParams, response: { 200: FileObject } } }, async (request) => {
-    const { file_id } = request.params as { file_id: string };
+    const { file_id } = request.params;
     const file = await app.files.get(request.auth.projectId, file_id);
     if (!file) throw notFound("file", file_id, "file_id");
     return fileObject(file);
   });
 
   app.delete("/files/:file_id", { schema: { params: FileParams, response: { 200: FileDeleted } } }, async (request) => {
-    const { file_id } = request.params as { file_id: string };
+    const { file_id } = request.params;
     if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id");
     request.log.info({ fileId: file_id }, "file deleted");
     return { id: file_id, object: "file" as const, deleted: true };
@@ -52,7 +54,7 @@ export default async function filesRoutes(app: FastifyInstance) {
     url: "/files/:file_id/content",
     schema: { params: FileParams },
     handler: async (request, reply) => {
-      const { file_id } = request.params as { file_id: string };
+      const { file_id } = request.params;
       const file = await app.files.get(request.auth.projectId, file_id);
       if (!file) throw notFound("file", file_id, "file_id");
       const etag = `"${file.sha256}"`;

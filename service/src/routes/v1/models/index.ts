@@ -1,8 +1,12 @@
 /** GET /v1/models and GET /v1/models/{id}: the project's agents as OpenAI Model objects. */
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AgentInfo } from "../../../domain/agents/types.js";
 import { modelNotFound } from "../../../errors.js";
+
+/** The rest of the path after /models/ (the router's wildcard). */
+const WildcardParams = Type.Object({ "*": Type.String() });
 
 const Model = Type.Object({
   id: Type.String(),
@@ -11,7 +15,9 @@ const Model = Type.Object({
   owned_by: Type.String(),
 });
 
-export default async function modelsRoutes(app: FastifyInstance) {
+export default async function modelsRoutes(instance: FastifyInstance) {
+  // Handlers get their request types from the route schemas.
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const toModel = (agent: AgentInfo) => ({ id: agent.modelId, object: "model" as const, created: agent.created, owned_by: app.config.modelPrefix });
 
   app.get(
@@ -21,8 +27,8 @@ export default async function modelsRoutes(app: FastifyInstance) {
   );
 
   // Model ids hold a slash and a colon (`agentport/chat:latest`), sent raw or percent-encoded.
-  app.get("/models/*", { schema: { response: { 200: Model } } }, async (request) => {
-    const raw = (request.params as { "*": string })["*"];
+  app.get("/models/*", { schema: { params: WildcardParams, response: { 200: Model } } }, async (request) => {
+    const raw = request.params["*"];
     let id = raw;
     try {
       id = decodeURIComponent(raw);

@@ -4,6 +4,7 @@
  * Members authenticate with a JWT; owners and admins create and delete, every member reads.
  */
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { notFound } from "../../../errors.js";
 import { assertRole, requireMember } from "../../../plugins/member-auth.js";
@@ -20,13 +21,15 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export default async function organizationRoutes(app: FastifyInstance) {
+export default async function organizationRoutes(instance: FastifyInstance) {
+  // Handlers get their request types from the route schemas.
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook("onRequest", requireMember);
   const base = "/projects/:project_id/api_keys";
 
   app.get(base, { schema: { params: ProjectParams, querystring: ListQuery } }, async (request) => {
-    const { project_id } = request.params as { project_id: string };
-    const { after, limit } = request.query as { after?: string; limit?: number };
+    const { project_id } = request.params;
+    const { after, limit } = request.query;
     const page = await app.apiKeys.list(project_id, { after, limit });
     const data = page.data.map(projectApiKey);
     return { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
@@ -34,8 +37,8 @@ export default async function organizationRoutes(app: FastifyInstance) {
 
   app.post(base, { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
     assertRole(request.member, ["owner", "admin"], "create API keys");
-    const { project_id } = request.params as { project_id: string };
-    const { name } = request.body as { name: string };
+    const { project_id } = request.params;
+    const { name } = request.body;
     const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId });
     request.log.info({ keyId: record.id }, "api key created");
     void reply.code(201);
@@ -43,7 +46,7 @@ export default async function organizationRoutes(app: FastifyInstance) {
   });
 
   app.get(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
-    const { project_id, key_id } = request.params as { project_id: string; key_id: string };
+    const { project_id, key_id } = request.params;
     const key = await app.apiKeys.get(project_id, key_id);
     if (!key) throw notFound("api key", key_id, "key_id");
     return projectApiKey(key);
@@ -51,7 +54,7 @@ export default async function organizationRoutes(app: FastifyInstance) {
 
   app.delete(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
     assertRole(request.member, ["owner", "admin"], "delete API keys");
-    const { project_id, key_id } = request.params as { project_id: string; key_id: string };
+    const { project_id, key_id } = request.params;
     if (!(await app.apiKeys.delete(project_id, key_id))) throw notFound("api key", key_id, "key_id");
     request.log.info({ keyId: key_id }, "api key revoked");
     return { object: "organization.project.api_key.deleted", id: key_id, deleted: true };

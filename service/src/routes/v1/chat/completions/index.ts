@@ -1,6 +1,7 @@
 /** POST /v1/chat/completions: the `model` selects the agent; `stream` selects JSON or SSE. */
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ApiError, modelNotFound, unavailable } from "../../../../errors.js";
 import { toChatRequest } from "./chat-request.js";
 import { completionId } from "./chunks.js";
@@ -18,11 +19,13 @@ function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
   if (!raw.writableFinished) stop.stop();
 }
 
-export default async function chatCompletionsRoutes(app: FastifyInstance) {
+export default async function chatCompletionsRoutes(instance: FastifyInstance) {
+  // Handlers get their request types from the route schemas.
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   // The body is JSON: a text/plain one is a 415, not a string that fails the schema as "must be object".
   app.removeContentTypeParser("text/plain");
   app.post("/chat/completions", { schema: { body: ChatBody, response: { 200: ChatCompletion } } }, async (request, reply) => {
-    const body = request.body as ChatBody;
+    const body = request.body;
     const agent = app.agents.resolve(request.auth.projectId, body.model);
     if (!agent) throw modelNotFound(body.model);
     const chat = toChatRequest(body, agent.kind);
@@ -37,7 +40,7 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
       app.chatMetrics.completed(agent.modelId, false, "ok");
       return {
         id: completionId(),
-        object: "chat.completion",
+        object: "chat.completion" as const,
         created: Math.floor(Date.now() / 1000),
         model: body.model,
         system_fingerprint: null,
@@ -45,7 +48,7 @@ export default async function chatCompletionsRoutes(app: FastifyInstance) {
           {
             index: 0,
             message: {
-              role: "assistant",
+              role: "assistant" as const,
               content: result.content || (result.toolCalls ? null : ""),
               refusal: null,
               ...(result.toolCalls && { tool_calls: result.toolCalls }),
