@@ -42,7 +42,12 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 await build({
-  entryPoints: { server: join(root, "service/src/server.ts"), keys: join(root, "service/src/cli/keys.ts") },
+  entryPoints: {
+    server: join(root, "service/src/server.ts"),
+    keys: join(root, "service/src/cli/keys.ts"),
+    // Run by the deployment's Job that gives the service a database role of its own.
+    "provision-db": join(root, "service/src/cli/provision-db.ts"),
+  },
   outdir: out,
   bundle: true,
   splitting: true, // server and CLI share one copy of the store, keys and config code

@@ -56,7 +56,10 @@ export async function openPostgres(connectionString: string, opts: Partial<Postg
     const setup = new pg.Client({ ...clientConfig, options: `-c statement_timeout=${statementTimeout}` });
     await setup.connect();
     try {
-      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(o.schema)}`);
+      // Only when missing: CREATE SCHEMA checks the database's CREATE privilege even with IF NOT
+      // EXISTS, and a least-privilege role (see cli/provision-db.ts) has its schema but no such right.
+      const { rowCount } = await setup.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [o.schema]);
+      if (!rowCount) await setup.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(o.schema)}`);
     } finally {
       await setup.end();
     }
