@@ -6,7 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { awsRdsCaBundle } from "./api/ca-bundle.js";
 import { apiImage } from "./api/image.js";
 import { ApiService } from "./api/service.js";
-import { databaseUrl } from "./api/settings.js";
+import { RandomPassword } from "@pulumi/random/randomPassword.js";
+import { API_DB_ROLE, databaseUrl } from "./api/settings.js";
 import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
 import { createManagedData } from "./data/index.js";
@@ -27,11 +28,14 @@ const platform = new PlatformRelease("platform", { spec, values: { secrets, stor
 
 // Built and pushed before the release, so a failed build stops the `up` before the platform changes.
 const image = apiImage("api-image", spec);
+// On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).
+const apiDbPassword = managed.sqldb ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }).result : undefined;
 const api = new ApiService(
   "api",
   {
     spec,
-    databaseUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb),
+    databaseUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb, apiDbPassword && { user: API_DB_ROLE, password: apiDbPassword }),
+    dbRole: apiDbPassword && { adminUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb), appPassword: pulumi.secret(apiDbPassword) },
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,

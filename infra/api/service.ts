@@ -14,6 +14,7 @@ import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
 import { AGENTS_DIR, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
+import { dbRoleJob } from "./db-role-job.js";
 
 export interface ApiServiceArgs {
   /** The validated stack (api.*, ingress, gateway, jwt). */
@@ -30,6 +31,11 @@ export interface ApiServiceArgs {
   image: pulumi.Input<string>;
   /** Registry credentials for pulling it (an imagePullSecret), when the nodes cannot pull it themselves. */
   pull?: { server: string; username: string; password: pulumi.Output<string> };
+  /**
+   * A managed sqldb's master URL and the API role's password: a Job creates the role before the
+   * Deployment starts, and `databaseUrl` connects as that role.
+   */
+  dbRole?: { adminUrl: pulumi.Output<string>; appPassword: pulumi.Output<string> };
   /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
   caBundle?: string;
 }
@@ -94,6 +100,14 @@ export class ApiService extends pulumi.ComponentResource {
     const ca = args.caBundle
       ? new ConfigMap(`${name}-ca`, { metadata: { namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, parent)
       : undefined;
+    const caVolume = ca ? { volume: { name: "ca", configMap: { name: ca.metadata.name } }, mount: { name: "ca", mountPath: CA_DIR, readOnly: true } } : undefined;
+    const roleJob = args.dbRole
+      ? dbRoleJob(
+          `${name}-db-role`,
+          { namespace, labels, image: args.image, adminUrl: args.dbRole.adminUrl, appPassword: args.dbRole.appPassword, ca: caVolume, pullSecretName: pullSecret?.metadata.name },
+          parent,
+        )
+      : undefined;
     const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
     const deployment = new Deployment(
       `${name}-deployment`,
@@ -149,7 +163,8 @@ export class ApiService extends pulumi.ComponentResource {
           },
         },
       },
-      parent,
+      // The role it connects as must exist first.
+      { ...parent, dependsOn: roleJob ? [roleJob] : [] },
     );
     const service = new Service(
       `${name}-svc`,

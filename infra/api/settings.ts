@@ -125,13 +125,24 @@ function gatewayAnnotations(ingressClassName: string, prefix: string, limits: St
   };
 }
 
-/** DATABASE_URL of the service: the platform's sqldb, wherever it runs. Always a secret. */
-export function databaseUrl(spec: StackSpec, sqldbPassword: pulumi.Input<string>, managed?: PostgresEndpoint): pulumi.Output<string> {
+/** The API's own role on a managed sqldb (created by the provision Job), instead of the master user. */
+export const API_DB_ROLE = "agentport_api";
+
+/**
+ * DATABASE_URL of the service: the platform's sqldb, wherever it runs. Always a secret. `as` names
+ * the role to connect as (the API's own on a managed sqldb); the endpoint's user otherwise.
+ */
+export function databaseUrl(
+  spec: StackSpec,
+  sqldbPassword: pulumi.Input<string>,
+  managed?: PostgresEndpoint,
+  as?: { user: string; password: pulumi.Input<string> },
+): pulumi.Output<string> {
   const url = (user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<string | number>, db: pulumi.Input<string>, query = "") =>
     pulumi.interpolate`postgresql://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}/${db}${query}`;
   if (managed) {
     if (spec.cloud.provider === "none") throw new Error("a managed sqldb needs cloud.provider aws or azure");
-    return pulumi.secret(url(managed.username, managed.password, managed.host, managed.port, managed.database, verifiedTlsQuery(spec.cloud.provider)));
+    return pulumi.secret(url(as?.user ?? managed.username, as?.password ?? managed.password, managed.host, managed.port, managed.database, verifiedTlsQuery(spec.cloud.provider)));
   }
   if (spec.data.sqldb === "external") {
     const e = spec.externalSqldb;

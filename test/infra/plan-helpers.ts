@@ -145,3 +145,14 @@ export function expectRdsTls(plan: Plan): void {
   expect(pod.containers[0].volumeMounts).toContainEqual({ name: "ca", mountPath: "/etc/agentport-ca", readOnly: true });
   expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
 }
+
+/** Managed sqldb: the API connects as its own role, which a Job creates with the master's URL first. */
+export function expectApiOwnDbRole(plan: Plan): void {
+  expect(new URL(apiDatabaseUrl(plan)).username).toBe("agentport_api");
+  const objects = kubernetesObjects(plan);
+  const job = objects.find((o) => o.obj.kind === "Job" && o.name === "api-db-role")!.obj;
+  expect(job.spec.template.spec.containers[0].command).toEqual(["node", "provision-db.js"]);
+  const admin = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-db-role-admin")!.obj;
+  expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
+  expect(plan.options.get("kubernetes:apps/v1:Deployment::api-deployment")!.dependsOn).toEqual(["api-db-role"]);
+}

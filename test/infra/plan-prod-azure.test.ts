@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDatabaseUrl, expectProtected, named, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { expectApiOwnDbRole, apiDatabaseUrl, expectProtected, named, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,9 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-azure");
+  });
+  it("connects the API as a role of its own, created by a Job before the Deployment (never as the master user)", () => {
+    expectApiOwnDbRole(r.plan);
   });
   it("gets the API host a certificate from the platform's cert-manager issuer", () => {
     const ingress = kubernetesObjects(r.plan).find((o) => o.name === "api-ingress")!.obj;

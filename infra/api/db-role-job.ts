@@ -1,0 +1,72 @@
+/**
+ * The Job that gives the API service a database role of its own on a managed sqldb (the image's
+ * `node provision-db.js`): only this Job holds the master user's URL; the Deployment waits for it
+ * (pulumi-kubernetes awaits a Job's completion) and connects as the role. Idempotent: a changed
+ * image or password replaces the Job, which runs again.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Job } from "@pulumi/kubernetes/batch/v1/index.js";
+import { Secret } from "@pulumi/kubernetes/core/v1/index.js";
+import type * as k8s from "@pulumi/kubernetes/types/input.js";
+import { API_DB_ROLE } from "./settings.js";
+
+export interface DbRoleJobArgs {
+  namespace: pulumi.Input<string>;
+  labels: Record<string, string>;
+  /** The API image (it carries provision-db.js). */
+  image: pulumi.Input<string>;
+  /** The master user's URL (secret), with the same TLS query as the service's. */
+  adminUrl: pulumi.Output<string>;
+  /** The role's password (secret). */
+  appPassword: pulumi.Output<string>;
+  /** The CA bundle volume and mount the service uses, when the URL names one. */
+  ca?: { volume: k8s.core.v1.Volume; mount: k8s.core.v1.VolumeMount };
+  pullSecretName?: pulumi.Input<string>;
+}
+
+export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.CustomResourceOptions): Job {
+  const secret = new Secret(
+    `${name}-admin`,
+    {
+      metadata: { namespace: args.namespace, labels: args.labels },
+      type: "Opaque",
+      stringData: pulumi.secret(pulumi.all([args.adminUrl, args.appPassword]).apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD }))),
+    },
+    opts,
+  );
+  return new Job(
+    name,
+    {
+      metadata: { namespace: args.namespace, labels: args.labels },
+      spec: {
+        backoffLimit: 6,
+        template: {
+          metadata: { labels: { ...args.labels, "app.kubernetes.io/component": "db-role" } },
+          spec: {
+            restartPolicy: "OnFailure",
+            automountServiceAccountToken: false,
+            securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
+            ...(args.pullSecretName ? { imagePullSecrets: [{ name: args.pullSecretName }] } : {}),
+            containers: [
+              {
+                name: "provision-db",
+                image: args.image,
+                command: ["node", "provision-db.js"],
+                env: [
+                  { name: "APP_ROLE", value: API_DB_ROLE },
+                  { name: "DATABASE_SCHEMA", value: "agentport" },
+                ],
+                envFrom: [{ secretRef: { name: secret.metadata.name } }],
+                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+                resources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
+                ...(args.ca ? { volumeMounts: [args.ca.mount] } : {}),
+              },
+            ],
+            ...(args.ca ? { volumes: [args.ca.volume] } : {}),
+          },
+        },
+      },
+    },
+    opts,
+  );
+}
