@@ -39,6 +39,7 @@ const api = new ApiService(
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,
+    cloudRoleArn: storage.serviceRoleArn,
     image: image.ref,
     pull: image.pull,
     // The database URL verifies RDS's certificate against this bundle (Azure's chain is in Node's roots).

@@ -8,11 +8,11 @@ import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Deployment } from "@pulumi/kubernetes/apps/v1/index.js";
 import { HorizontalPodAutoscaler } from "@pulumi/kubernetes/autoscaling/v2/index.js";
-import { ConfigMap, Namespace, Secret, Service } from "@pulumi/kubernetes/core/v1/index.js";
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "@pulumi/kubernetes/core/v1/index.js";
 import { Ingress, NetworkPolicy } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
-import { AGENTS_DIR, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
+import { AGENTS_DIR, API_SERVICE_ACCOUNT, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
 import { dbRoleJob } from "./db-role-job.js";
 
@@ -36,6 +36,8 @@ export interface ApiServiceArgs {
    * Deployment starts, and `databaseUrl` connects as that role.
    */
   dbRole?: { adminUrl: pulumi.Output<string>; appPassword: pulumi.Output<string> };
+  /** An IAM role for the pods' cloud access (IRSA): their ServiceAccount is annotated with it. */
+  cloudRoleArn?: pulumi.Output<string>;
   /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
   caBundle?: string;
 }
@@ -78,6 +80,15 @@ export class ApiService extends pulumi.ComponentResource {
     const agentsJson = api.agents ? JSON.stringify({ agents: api.agents }, null, 2) : undefined;
     const agents = agentsJson
       ? new ConfigMap(`${name}-agents`, { metadata: { namespace, labels }, data: { "agents.json": agentsJson } }, parent)
+      : undefined;
+    // IRSA: EKS's pod identity webhook gives pods of this ServiceAccount a projected web-identity
+    // token for the role (a volume of its own; the Kubernetes API token stays unmounted).
+    const serviceAccount = args.cloudRoleArn
+      ? new ServiceAccount(
+          `${name}-sa`,
+          { metadata: { namespace, labels, name: API_SERVICE_ACCOUNT, annotations: { "eks.amazonaws.com/role-arn": args.cloudRoleArn } }, automountServiceAccountToken: false },
+          parent,
+        )
       : undefined;
     const pullSecret = args.pull
       ? new Secret(
@@ -129,6 +140,7 @@ export class ApiService extends pulumi.ComponentResource {
               // no capabilities; and no Kubernetes API token, which the service never uses.
               securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
               automountServiceAccountToken: false,
+              ...(serviceAccount ? { serviceAccountName: serviceAccount.metadata.name } : {}),
               ...(pullSecret ? { imagePullSecrets: [{ name: pullSecret.metadata.name }] } : {}),
               // Replicas on different nodes where the cluster has them: one node's loss is not the API's.
               topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: labels } }],

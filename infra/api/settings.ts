@@ -125,6 +125,9 @@ function gatewayAnnotations(ingressClassName: string, prefix: string, limits: St
   };
 }
 
+/** The API pods' ServiceAccount (the one an IRSA role trusts). */
+export const API_SERVICE_ACCOUNT = "agentport-api";
+
 /** The API's own role on a managed sqldb (created by the provision Job), instead of the master user. */
 export const API_DB_ROLE = "agentport_api";
 

@@ -40,6 +40,8 @@ export function createRecorder(): Recorder {
         return { secret: secret(`mock-${fake(name, 36)}`) };
       case "aws:iam/user:User":
         return { name: `${name}-user`, arn: `arn:aws:iam::111122223333:user/${name}` };
+      case "aws:iam/role:Role":
+        return { name: `${name}-role`, arn: `arn:aws:iam::111122223333:role/agentport/${name}` };
       case "aws:s3/bucket:Bucket":
         return { arn: `arn:aws:s3:::${i.bucket}` };
       case "aws:rds/instance:Instance":

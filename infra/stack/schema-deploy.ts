@@ -19,6 +19,11 @@ export const cloud = z
         clientSecurityGroupIds: z.array(text()).default([]),
         /** Private CIDR blocks also allowed (the pod network, for example). */
         clientCidrs: z.array(cidr()).default([]),
+        /**
+         * The EKS cluster's IAM OIDC provider: the API reaches S3 with a role of its own through
+         * IRSA (a projected token, no static key) instead of the key the chart uses.
+         */
+        irsa: z.strictObject({ oidcProviderArn: text(), oidcIssuer: text() }).optional(),
         tags: z.record(z.string(), z.string()).default({}),
       })
       .prefault({}),

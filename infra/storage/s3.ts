@@ -4,7 +4,8 @@
  * IAM identity that can reach only these buckets.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AccessKey, User, UserPolicy } from "@pulumi/aws/iam/index.js";
+import { AccessKey, Role, RolePolicy, User, UserPolicy } from "@pulumi/aws/iam/index.js";
+import { API_SERVICE_ACCOUNT } from "../api/settings.js";
 import {
   Bucket,
   BucketLifecycleConfiguration,
@@ -22,6 +23,8 @@ export interface S3StorageArgs {
   cloudb: StackSpec["storage"]["secret"]["cloudb"];
   /** Tags for every resource. */
   tags: Record<string, string>;
+  /** The cluster's OIDC provider and the API's namespace: the API gets an IAM role of its own. */
+  irsa?: { oidcProviderArn: string; oidcIssuer: string; namespace: string };
 }
 
 export class S3Storage extends pulumi.ComponentResource implements StorageOutputs {
@@ -29,6 +32,7 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
   readonly chartSecret: pulumi.Output<Record<string, string>>;
   readonly componentValues: Record<string, unknown>;
   readonly serviceEnv: pulumi.Output<Record<string, string>>;
+  readonly serviceRoleArn?: pulumi.Output<string>;
   /** Bucket ARNs, for policies elsewhere. */
   readonly bucketArns: pulumi.Output<string>[];
 
@@ -79,6 +83,19 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     });
     this.bucketArns = buckets.map((b) => b.arn);
 
+    const bucketPolicy = pulumi.all(this.bucketArns).apply((arns) =>
+      JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
+          {
+            Effect: "Allow",
+            Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+            Resource: arns.map((a) => `${a}/*`),
+          },
+        ],
+      }),
+    );
     let accessKeyId: pulumi.Output<string>;
     let secretAccessKey: pulumi.Output<string>;
     if (cloudb.ACCESS_KEY_ID && cloudb.SECRET_ACCESS_KEY) {
@@ -90,19 +107,7 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
         `${name}-buckets`,
         {
           user: user.name,
-          policy: pulumi.all(this.bucketArns).apply((arns) =>
-            JSON.stringify({
-              Version: "2012-10-17",
-              Statement: [
-                { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
-                {
-                  Effect: "Allow",
-                  Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
-                  Resource: arns.map((a) => `${a}/*`),
-                },
-              ],
-            }),
-          ),
+          policy: bucketPolicy,
         },
         parent,
       );
@@ -123,13 +128,40 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
       })),
     );
     this.componentValues = { enabled: false };
+    if (args.irsa) {
+      // IRSA: the API's pods exchange their projected ServiceAccount token for this role; no key
+      // is shared with the chart, and nothing long-lived sits in the API's Secret.
+      const { oidcProviderArn, oidcIssuer, namespace } = args.irsa;
+      const issuer = oidcIssuer.replace(/^https:\/\//, "");
+      const role = new Role(
+        `${name}-api-role`,
+        {
+          path: "/agentport/",
+          tags,
+          assumeRolePolicy: JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [
+              {
+                Effect: "Allow",
+                Principal: { Federated: oidcProviderArn },
+                Action: "sts:AssumeRoleWithWebIdentity",
+                Condition: { StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${namespace}:${API_SERVICE_ACCOUNT}`, [`${issuer}:aud`]: "sts.amazonaws.com" } },
+              },
+            ],
+          }),
+        },
+        parent,
+      );
+      new RolePolicy(`${name}-api-buckets`, { role: role.name, policy: bucketPolicy }, parent);
+      this.serviceRoleArn = role.arn;
+    }
+    const irsa = !!args.irsa;
     this.serviceEnv = pulumi.secret(
       pulumi.all([accessKeyId, secretAccessKey]).apply(([id, secret]): Record<string, string> => ({
         BLOB_STORE: "s3",
         S3_BUCKET: cloudb.BUCKET ?? "",
         S3_REGION: region,
-        S3_ACCESS_KEY_ID: id,
-        S3_SECRET_ACCESS_KEY: secret,
+        ...(irsa ? {} : { S3_ACCESS_KEY_ID: id, S3_SECRET_ACCESS_KEY: secret }),
         S3_FORCE_PATH_STYLE: "false",
       })),
     );

@@ -10,6 +10,8 @@ export interface StorageOutputs {
   readonly componentValues: Record<string, unknown>;
   /** BLOB_STORE and its settings for the API service (into its Kubernetes Secret). */
   readonly serviceEnv: pulumi.Output<Record<string, string>>;
+  /** An IAM role the API's ServiceAccount assumes (IRSA) instead of a key in serviceEnv. */
+  readonly serviceRoleArn?: pulumi.Output<string>;
 }
 
 /** The four buckets/containers of the platform, keyed by their chart parameter. */

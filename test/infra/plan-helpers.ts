@@ -156,3 +156,18 @@ export function expectApiOwnDbRole(plan: Plan): void {
   expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
   expect(plan.options.get("kubernetes:apps/v1:Deployment::api-deployment")!.dependsOn).toEqual(["api-db-role"]);
 }
+
+/** AWS with IRSA: the API reaches S3 with a role of its own, and holds no static key. */
+export function expectApiIrsa(plan: Plan): void {
+  const role = plan.resources.find((x) => x.type === "aws:iam/role:Role" && x.name.endsWith("api-role"))!;
+  const trust = JSON.parse(role.inputs.assumeRolePolicy as string).Statement[0];
+  expect(trust.Action).toBe("sts:AssumeRoleWithWebIdentity");
+  expect(Object.values(trust.Condition.StringEquals)).toContain("system:serviceaccount:agentport:agentport-api");
+  const objects = kubernetesObjects(plan);
+  const sa = objects.find((o) => o.obj.kind === "ServiceAccount")!.obj;
+  expect(sa.metadata.name).toBe("agentport-api");
+  expect(sa.metadata.annotations["eks.amazonaws.com/role-arn"]).toBeTruthy();
+  expect(objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec.serviceAccountName).toBe("agentport-api");
+  const env = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-env")!.obj.stringData;
+  expect(Object.keys(env).filter((k) => k.startsWith("S3_ACCESS") || k.startsWith("S3_SECRET"))).toEqual([]);
+}

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectApiOwnDbRole, expectEcrBuiltImage, expectRdsTls, expectProtected, optionsOf, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { expectApiIrsa, expectApiOwnDbRole, expectEcrBuiltImage, expectRdsTls, expectProtected, optionsOf, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -15,6 +15,9 @@ describe("plan: prod-aws", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "prod-aws");
+  });
+  it("gives the API an IAM role of its own for S3 (IRSA), not the static key the chart uses", () => {
+    expectApiIrsa(r.plan);
   });
   it("connects the API as a role of its own, created by a Job before the Deployment (never as the master user)", () => {
     expectApiOwnDbRole(r.plan);
