@@ -119,9 +119,8 @@ describe("revocation through PostgreSQL faults (two service processes, a private
       // does not answer, so the answer is a prompt 503 — never a 200, never a stall.
       await new Promise((r) => setTimeout(r, (TRUST_SECONDS + 1) * 1000));
       for (const r of replicas) {
-        const started = Date.now();
+        // status() aborts past ANSWER_BOUND_MS: a stall fails the test without timing it.
         expect(await status(r, "/v1/models", key.secret)).toBe(503);
-        expect(Date.now() - started).toBeLessThan(ANSWER_BOUND_MS);
         expect(await status(r, "/health/ready")).toBe(503);
         expect(await status(r, "/health")).toBe(200);
       }
