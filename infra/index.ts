@@ -7,7 +7,8 @@ import { awsRdsCaBundle } from "./api/ca-bundle.js";
 import { apiImage } from "./api/image.js";
 import { ApiService } from "./api/service.js";
 import { RandomPassword } from "@pulumi/random/randomPassword.js";
-import { API_DB_ROLE, databaseUrl } from "./api/settings.js";
+import { API_DB_ROLE, databaseUrl, serviceSettings } from "./api/settings.js";
+import { checkApiCertificate } from "./api/certificate-check.js";
 import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
 import { createManagedData } from "./data/index.js";
@@ -52,6 +53,8 @@ const urls = platformUrls(spec);
 export const apiBaseUrl = api.baseUrl;
 export const mcpUrl = api.mcpUrl;
 export const apiImageRef = image.ref;
+/** AWS: the load balancer's certificate, checked to cover the API host. */
+export const apiCertificate = checkApiCertificate(spec, serviceSettings(spec).host);
 export const platformUrl = urls.platform;
 export const chatUrl = urls.chat;
 export const dashboardsUrl = urls.dashboards;

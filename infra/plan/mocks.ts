@@ -22,6 +22,12 @@ export interface Recorder {
 
 const fake = (seed: string, length: number) => createHash("sha256").update(seed).digest("base64url").replace(/[-_]/g, "x").padEnd(length, "x").slice(0, length);
 
+/** The ACM certificates the mocked account holds, by ARN suffix (the stacks name these). */
+function acmCertificates(arn: string): { domainName: string; subjectAlternativeNames: string[] } {
+  const domain = arn.endsWith("-staging") ? "staging.agents.example.com" : "agents.example.com";
+  return { domainName: domain, subjectAlternativeNames: [domain, `*.${domain}`] };
+}
+
 export function createRecorder(): Recorder {
   const resources: RecordedResource[] = [];
   const secretValues = new Set<string>();
@@ -82,6 +88,10 @@ export function createRecorder(): Recorder {
 
   const mocks: pulumi.runtime.Mocks = {
     newResource(args) {
+      // A read of an existing resource (`X.get`): what the cloud would answer, not a new resource.
+      if (args.id && args.type === "aws:acm/certificate:Certificate") {
+        return { id: args.id, state: { arn: args.id, ...acmCertificates(args.id) } };
+      }
       resources.push({ type: args.type, name: args.name, inputs: args.inputs });
       return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs) } };
     },

@@ -76,7 +76,12 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
   for (const [name, value] of Object.entries(program)) {
     if (pulumi.Output.isInstance(value)) {
       const out = value as pulumi.Output<unknown>;
-      const resolved = await new Promise<unknown>((resolve) => out.apply((v) => resolve(v)));
+      // The output's own promise: it rejects when the program fails inside an apply (a failed
+      // check). Its sibling promises reject with it; observe them so the failure is reported once.
+      const internals = out as unknown as { promise(): Promise<unknown>; isKnown?: Promise<unknown>; isSecret?: Promise<unknown> };
+      internals.isKnown?.catch(() => {});
+      internals.isSecret?.catch(() => {});
+      const resolved = await internals.promise();
       outputs[name] = { value: resolved, secret: await pulumi.isSecret(out) };
     } else {
       outputs[name] = { value, secret: false };
