@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { signMemberToken } from "../../service/src/plugins/member-auth.js";
+import { signMemberToken } from "../../service/src/domain/member-token.js";
 import type { Limits } from "../gateway/limits.js";
 import { startGateway, type RunningGateway } from "../gateway/nginx-process.js";
 import { freePort } from "../gateway/ports.js";

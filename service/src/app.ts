@@ -108,8 +108,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
-  await app.register(agentsPlugin);
   await app.register(filesPlugin, { blobs: opts.blobs });
+  await app.register(agentsPlugin);
 
   await app.register(metricsPlugin);
   await app.register(healthRoutes);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "../../service/src/app.js";
 import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
-import { signMemberToken, type Role } from "../../service/src/plugins/member-auth.js";
+import { signMemberToken, type Role } from "../../service/src/domain/member-token.js";
 import { openTestStore, type StoreKind, type TestStore } from "./store.js";
 
 export interface TestApp {

@@ -86,7 +86,7 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     expect(none.json().error.code).toBe("invalid_token");
     const bad = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: "Bearer not.a.jwt" } });
     expect(bad.statusCode).toBe(401);
-    const { signMemberToken } = await import("../../service/src/plugins/member-auth.js");
+    const { signMemberToken } = await import("../../service/src/domain/member-token.js");
     const expired = await signMemberToken({ userId: "u", projectId: "default", role: "owner" }, t.config.jwtSecret, "HS512", -10);
     const res = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${expired}` } });
     expect(res.statusCode).toBe(401);

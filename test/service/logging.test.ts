@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { buildApp, REDACTED_LOG_PATHS } from "../../service/src/app.js";
 import { loadConfig } from "../../service/src/config.js";
-import { signMemberToken } from "../../service/src/plugins/member-auth.js";
+import { signMemberToken } from "../../service/src/domain/member-token.js";
 import { openTestStore } from "../helpers/store.js";
 
 describe("structured logs", () => {

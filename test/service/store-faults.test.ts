@@ -16,7 +16,7 @@ import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
 import { ApiKeys } from "../../service/src/domain/api-keys.js";
 import type { Db } from "../../service/src/store/db.js";
 import { openStore } from "../../service/src/store/open.js";
-import { signMemberToken } from "../../service/src/plugins/member-auth.js";
+import { signMemberToken } from "../../service/src/domain/member-token.js";
 import { ACCEPT_BOTH, bearer, initializeMessage, streamableClient } from "../helpers/mcp.js";
 import { PgCluster } from "../helpers/pg-cluster.js";
 

@@ -2,7 +2,7 @@
 import type { ServiceConfig } from "../config.js";
 import { ApiKeys } from "../domain/api-keys.js";
 import { createdApiKey, projectApiKey } from "../domain/key-presentation.js";
-import { signMemberToken } from "../plugins/member-auth.js";
+import { signMemberToken } from "../domain/member-token.js";
 import { openStore, pgliteDirFor } from "../store/open.js";
 
 export type CreatedKey = ReturnType<typeof createdApiKey>;

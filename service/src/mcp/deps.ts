@@ -31,8 +31,8 @@ export interface McpLogger {
 /** Everything one session's server is built from. */
 export interface McpServerDeps {
   principal: ApiKeyPrincipal;
-  agents?: AgentRegistry;
-  files?: McpFiles;
+  agents: AgentRegistry;
+  files: McpFiles;
   /** Marks the session busy while a tool runs (idle sessions are closed, busy ones never). */
   busy(sessionId: string | undefined): () => void;
   /** Aborted at the shutdown deadline: running tools stop. */

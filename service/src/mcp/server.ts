@@ -17,6 +17,6 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     },
   );
   registerFileTools(server, deps);
-  registerAgentTools(server, deps, deps.files ? FILE_TOOL_NAMES : []);
+  registerAgentTools(server, deps, FILE_TOOL_NAMES);
   return server;
 }

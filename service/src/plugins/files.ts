@@ -1,6 +1,6 @@
 /**
  * The files module on the instance (`app.files`): opens the configured blob store (or adopts one a
- * test built), sweeps pending blob deletions periodically, and gives `files` agents their search.
+ * test built), sweeps pending blob deletions periodically, and offers `files.search` to the agents.
  */
 import fp from "fastify-plugin";
 import type { BlobStore } from "../blobs/blob-store.js";
@@ -20,7 +20,6 @@ export default fp<FilesPluginOptions>(
     await blobs.init();
     const files = new Files({ db: app.db, blobs, maxBytes: app.config.fileMaxBytes, log: app.log });
     app.decorate("files", files);
-    app.agents.setFileSearch(files.search);
 
     const sweep = () => {
       void files.deletions.sweep().then(
@@ -37,9 +36,8 @@ export default fp<FilesPluginOptions>(
     app.addHook("onReady", async () => sweep());
     app.addHook("onClose", async () => {
       clearInterval(timer);
-      app.agents.setFileSearch(undefined);
       if (!opts.blobs) await blobs.close();
     });
   },
-  { name: "files", dependencies: ["store", "agents"] },
+  { name: "files", dependencies: ["store"] },
 );

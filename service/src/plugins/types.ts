@@ -1,18 +1,18 @@
 /** Decorations the plugins add to Fastify, typed once by module augmentation. */
 import type { ServiceConfig } from "../config.js";
 import type { ApiKeyPrincipal, ApiKeys } from "../domain/api-keys.js";
-import type { AgentsRegistry } from "../domain/agents/registry.js";
+import type { ConfiguredAgents } from "../domain/agents/registry.js";
 import type { Files } from "../domain/files/files.js";
 import type { Db } from "../store/db.js";
-import type { Member } from "./member-auth.js";
+import type { Member } from "../domain/member-token.js";
 
 declare module "fastify" {
   interface FastifyInstance {
     config: ServiceConfig;
     db: Db;
     apiKeys: ApiKeys;
-    /** The agents (an AgentRegistry); `setFileSearch` wires the files module into `files` agents. */
-    agents: AgentsRegistry;
+    /** The agents (an AgentRegistry); `files` agents search through `files.search`. */
+    agents: ConfiguredAgents;
     /** Uploaded files: blob store, metadata, ranked retrieval (`files.search` is the agents' FileSearch). */
     files: Files;
     /** Aborted when the shutdown grace period has run out: streams still open end with an error event. */

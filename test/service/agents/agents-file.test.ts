@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AgentsFileError } from "../../../service/src/domain/agents/agent-spec.js";
 import { builtInAgents, loadAgentSpecs, parseAgentsText } from "../../../service/src/domain/agents/agents-file.js";
-import { AgentsRegistry } from "../../../service/src/domain/agents/registry.js";
+import { ConfiguredAgents } from "../../../service/src/domain/agents/registry.js";
 
 const problems = (text: string, source = "agents.yaml") => {
   try {
@@ -60,7 +60,7 @@ describe("the agents file", () => {
 
   it("refuses llm agents without an upstream and env references that are not set", () => {
     const build = (spec: object, env = {}) =>
-      new AgentsRegistry({ prefix: "p", specs: parseAgentsText(JSON.stringify([spec]), "a.json"), llm: {}, env });
+      new ConfiguredAgents({ prefix: "p", specs: parseAgentsText(JSON.stringify([spec]), "a.json"), llm: {}, env });
     expect(() => build({ id: "a", kind: "llm", model: "m" })).toThrow(/agent 'a': kind llm needs an upstream/);
     expect(() => build({ id: "a", kind: "llm", model: "m", base_url_env: "A_URL" })).toThrow(/base_url_env names A_URL, which is not set/);
     expect(() => build({ id: "a", kind: "llm", model: "m", base_url: "http://u/v1", api_key_env: "A_KEY" })).toThrow(/api_key_env names A_KEY/);
@@ -70,7 +70,7 @@ describe("the agents file", () => {
   });
 
   it("scopes agents listed for projects to those projects", async () => {
-    const registry = new AgentsRegistry({
+    const registry = new ConfiguredAgents({
       prefix: "p",
       specs: parseAgentsText(JSON.stringify([{ id: "g", kind: "files" }, { id: "x", kind: "files", projects: ["acme"] }]), "a.json"),
       llm: {},

@@ -7,8 +7,8 @@ import { estimateTokens, lastUserText, pieces, promptTokens } from "./text.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest, FileSearch, FileSearchHit } from "./types.js";
 
 export interface FilesAgentOptions {
-  /** Returns the current file search, if any (the files module may be wired after the registry). */
-  fileSearch: () => FileSearch | undefined;
+  /** The project's file search; without one the agent says that no files can be searched. */
+  fileSearch: FileSearch | undefined;
   /** Sentence put first in every answer (the offline default agent says that no upstream is configured). */
   preface?: string;
 }
@@ -27,7 +27,7 @@ export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOpt
     ...info,
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
       const query = lastUserText(request.messages);
-      const search = opts.fileSearch();
+      const search = opts.fileSearch;
       const hits = search && query.trim() ? await search(ctx.projectId, query, limit) : search ? [] : undefined;
       const text = (opts.preface ? opts.preface + "\n\n" : "") + answer(query, hits);
       const budget = request.max_tokens ?? Infinity;

@@ -20,6 +20,7 @@ export interface RegistryOptions {
   timeouts?: { headersMs: number; idleMs: number };
   /** Where `base_url_env` and `api_key_env` are looked up. */
   env: Record<string, string | undefined>;
+  /** Ranked retrieval over a project's files, for `files` agents; without it they say none is available. */
   fileSearch?: FileSearch;
 }
 
@@ -32,16 +33,14 @@ interface Entry {
   projects?: Set<string>;
 }
 
-export class AgentsRegistry implements AgentRegistry {
+export class ConfiguredAgents implements AgentRegistry {
   private readonly byModel = new Map<string, Entry>();
-  private fileSearch?: FileSearch;
   /** One keep-alive pool for every upstream call. */
   readonly dispatcher: UndiciAgent;
 
   constructor(opts: RegistryOptions) {
     const t = opts.timeouts ?? { headersMs: 600_000, idleMs: 300_000 };
     this.dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: t.headersMs, bodyTimeout: t.idleMs });
-    this.fileSearch = opts.fileSearch;
     const created = Math.floor(Date.now() / 1000);
     const problems: string[] = [];
     for (const spec of opts.specs) {
@@ -56,7 +55,7 @@ export class AgentsRegistry implements AgentRegistry {
       if (spec.kind === "synthetic") agent = syntheticAgent(info, spec);
       else if (spec.kind === "files") {
         const offline = spec.id === DEFAULT_AGENT_ID && !opts.llm.baseUrl;
-        agent = filesAgent(info, spec, { fileSearch: () => this.fileSearch, preface: offline ? OFFLINE_PREFACE : undefined });
+        agent = filesAgent(info, spec, { fileSearch: opts.fileSearch, preface: offline ? OFFLINE_PREFACE : undefined });
       } else {
         const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
         const apiKey = spec.api_key_env ? opts.env[spec.api_key_env] : spec.base_url || spec.base_url_env ? undefined : opts.llm.apiKey;
@@ -68,13 +67,6 @@ export class AgentsRegistry implements AgentRegistry {
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
     if (problems.length) throw new AgentsFileError("The agents configuration", problems);
-  }
-
-  /** The files module wires its search here once it is ready. Returns the one it replaces. */
-  setFileSearch(search: FileSearch | undefined): FileSearch | undefined {
-    const previous = this.fileSearch;
-    this.fileSearch = search;
-    return previous;
   }
 
   list(projectId: string): AgentInfo[] {

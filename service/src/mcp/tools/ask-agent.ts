@@ -32,7 +32,6 @@ function describe(agent: AgentInfo): string {
 
 export function registerAgentTools(server: McpServer, deps: McpServerDeps, reservedNames: string[]): void {
   const { agents, principal } = deps;
-  if (!agents) return;
   const list = agents.list(principal.projectId);
   const names = agentToolNames(
     list.map((a) => a.id),

@@ -17,7 +17,6 @@ const fileJson = (f: McpFileRecord) => ({ id: f.id, filename: f.filename, bytes:
 
 export function registerFileTools(server: McpServer, deps: McpServerDeps): void {
   const { files, principal } = deps;
-  if (!files) return;
   const projectId = principal.projectId;
 
   server.registerTool(

@@ -6,8 +6,8 @@ import { mcpFiles } from "../../mcp/files-adapter.js";
 export function sessionDeps(app: FastifyInstance, request: FastifyRequest): McpServerDeps {
   return {
     principal: request.auth,
-    agents: app.hasDecorator("agents") ? app.agents : undefined,
-    files: app.hasDecorator("files") ? mcpFiles(app.files) : undefined,
+    agents: app.agents,
+    files: mcpFiles(app.files),
     busy: (sessionId) => (sessionId ? app.mcpSessions.begin(sessionId) : () => {}),
     drainDeadline: app.drainDeadline,
     log: request.log,
