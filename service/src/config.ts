@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { parseBytes } from "./byte-size.js";
 
 export type BlobStoreConfig =
   | { kind: "local"; dir: string }
@@ -74,12 +75,13 @@ export interface ServiceConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** Parses "5242880", "5120k", "5120KiB", "512m", "1g" into bytes. */
-export function parseBytes(value: string, name: string): number {
-  const m = /^\s*(\d+)\s*([kmg]?)(i?b)?\s*$/i.exec(value);
-  if (!m) throw new Error(`${name} must be a byte size such as 5242880, 5120k or 512m (got '${value}')`);
-  const unit = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as "" | "k" | "m" | "g"];
-  return Number(m[1]) * unit;
+/** A byte-size variable; a value that is not one stops the start with a clear message. */
+function bytes(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = parseBytes(raw);
+  if (n === undefined) throw new Error(`${name} must be a byte size such as 5242880, 5120k or 512m (got '${raw}')`);
+  return n;
 }
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
@@ -177,8 +179,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     },
     heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", 15),
     shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
-    jsonBodyLimit: env.JSON_BODY_LIMIT ? parseBytes(env.JSON_BODY_LIMIT, "JSON_BODY_LIMIT") : 5120 * 1024,
-    fileMaxBytes: env.FILE_MAX_BYTES ? parseBytes(env.FILE_MAX_BYTES, "FILE_MAX_BYTES") : 512 * 1024 ** 2,
+    jsonBodyLimit: bytes(env, "JSON_BODY_LIMIT", 5120 * 1024),
+    fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),
     blob: blobConfig(env, dataDir),
     logLevel: env.LOG_LEVEL ?? "info",
     http: {
