@@ -4,70 +4,25 @@
  * data dirs with default logging: cold start, idle RSS, and req/s on the synthetic and llm paths,
  * as ratios measured in the same run.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { startChild } from "./lib/children.js";
 import { load } from "./lib/load.js";
+import { benchEnv, buildArtifact, createKey, rssMb, startWarm, stopService } from "./lib/service-process.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  startMs: number;
-}
-
-const ENTRIES = {
-  built: { cwd: "dist", args: ["server.js"], keys: ["keys.js"] },
-  tsx: { cwd: ".", args: ["--import", "tsx", "service/src/server.ts"], keys: ["--import", "tsx", "service/src/cli/keys.ts"] },
-} as const;
-
-function start(kind: keyof typeof ENTRIES, env: Record<string, string>): Promise<Running> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ENTRIES[kind].args, { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d;
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        child.stdout!.removeAllListeners("data");
-        child.stdout!.resume();
-        resolve({ child, url: m[1], startMs: performance.now() - started });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`${kind} exited with ${code}: ${out}`)));
-  });
-}
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-
-async function stop(r: Running) {
-  const exited = new Promise((res) => r.child.once("exit", res));
-  r.child.kill("SIGTERM");
-  await exited;
-}
-
 export async function run(): Promise<void> {
-  execFileSync("npm", ["run", "-s", "build"], { stdio: "ignore" });
+  buildArtifact();
   const upstream = await startChild<{ url: string }>(new URL("./chat-upstream.ts", import.meta.url));
   const rows: Array<[string, number, number]> = [];
   try {
     const figures: Record<string, { startMs: number; rss: number; rps: Record<string, number> }> = {};
     for (const kind of ["built", "tsx"] as const) {
-      const dir = mkdtempSync(join(tmpdir(), `agentport-bench-${kind}-`));
-      writeFileSync(join(dir, "agents.json"), JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "llm-bench", kind: "llm", model: "bench" }] }));
-      const env = { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream.info.url, LLM_API_KEY: "bench", NODE_ENV: "production" };
-      // First start makes the embedded store (initdb): the measured start is the warm one.
-      await stop(await start(kind, env));
-      const r = await start(kind, env);
+      const env = benchEnv(kind, upstream.info.url);
+      const r = await startWarm(kind, env);
       await new Promise((res) => setTimeout(res, 1000));
       const rss = rssMb(r.child.pid!);
-      const key = JSON.parse(execFileSync(process.execPath, [...ENTRIES[kind].keys, "create", "--name", "bench", "--json"], { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env } }).toString()).secret as string;
+      const key = createKey(kind, env);
       const rps: Record<string, number> = {};
       for (const [path, model, stream] of [
         ["synthetic JSON", "agentport/synthetic-20", false],
@@ -86,7 +41,7 @@ export async function run(): Promise<void> {
         rps[path] = result.rps;
       }
       figures[kind] = { startMs: r.startMs, rss, rps };
-      await stop(r);
+      await stopService(r);
     }
     const { built, tsx } = figures;
     console.log(`  cold start (warm data dir): built ${built.startMs.toFixed(0)} ms, npm start's way ${tsx.startMs.toFixed(0)} ms`);

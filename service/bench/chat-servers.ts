@@ -1,74 +1,49 @@
 /**
- * Child process: the servers the chat bench compares. The service (PGlite in memory, a synthetic
- * and an llm agent), a bare Fastify route answering the service's own bytes, and a minimal
- * Fastify + undici pass-through proxy to the same upstream.
+ * Child process: the references the chat bench compares the service with. A bare Fastify route
+ * answering the service's own bytes (captured from the running service), and a minimal Fastify +
+ * undici pass-through proxy to the same upstream that checks a bearer token as the service does.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { Agent, request } from "undici";
-import { buildApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { openStore } from "../src/store/open.js";
-import { requireApiKey } from "../src/plugins/api-key-auth.js";
 import { answerCpuQuestions } from "./lib/children.js";
 
 export interface ChatServers {
-  app: string;
   bare: string;
   proxy: string;
-  key: string;
 }
 
 const upstream = process.env.BENCH_UPSTREAM!;
+const service = process.env.BENCH_SERVICE!;
+const key = process.env.BENCH_KEY!;
 const url = (s: FastifyInstance) => `http://127.0.0.1:${(s.server.address() as AddressInfo).port}`;
 
-const dir = mkdtempSync(join(tmpdir(), "agentport-bench-"));
-writeFileSync(
-  join(dir, "agents.json"),
-  JSON.stringify({
-    agents: [
-      { id: "synthetic-20", kind: "synthetic", tokens: 20 },
-      { id: "llm-bench", kind: "llm", model: "bench" },
-    ],
-  }),
-);
-const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: "bench".padEnd(64, "-"), AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench-upstream-key" });
-const db = await openStore({});
-const app = await buildApp({ config, db, logger: false });
-// The floor: the service's own hooks and key check around a route that answers constant bytes.
-let floorBytes = "";
-await app.register(async (scope) => {
-  scope.addHook("onRequest", requireApiKey);
-  scope.post("/bench/floor", async (_req, reply) => reply.type("application/json").send(floorBytes));
-});
-await app.listen({ port: 0, host: "127.0.0.1" });
-const { secret } = await app.apiKeys.create({ projectId: "default", name: "bench", createdBy: "bench" });
-
-// The bare route answers exactly the bytes the service produced for the same request.
-const capture = async (stream: boolean) =>
-  (
-    await app.inject({
-      method: "POST",
-      url: "/v1/chat/completions",
-      headers: { authorization: `Bearer ${secret}` },
-      payload: { model: "agentport/synthetic-20", messages: [{ role: "user", content: "Say something." }], stream },
-    })
-  ).body;
-const jsonBytes = await capture(false);
-floorBytes = jsonBytes;
-const sseBytes = await capture(true);
+// The bare routes answer exactly the bytes the service produced for the same request.
+async function capture(path: string, body?: object): Promise<string> {
+  const res = await request(`${service}${path}`, {
+    method: body ? "POST" : "GET",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+  return res.body.text();
+}
+const chat = (stream: boolean) => ({ model: "agentport/synthetic-20", messages: [{ role: "user", content: "Say something." }], stream });
+const modelsBytes = await capture("/v1/models");
+const jsonBytes = await capture("/v1/chat/completions", chat(false));
+const sseBytes = await capture("/v1/chat/completions", chat(true));
 const bare = Fastify({ logger: false });
+bare.get("/bare/models", async (_req, reply) => reply.type("application/json").send(modelsBytes));
 bare.post("/bare/json", async (_req, reply) => reply.type("application/json").send(jsonBytes));
 bare.post("/bare/stream", async (_req, reply) => reply.header("cache-control", "no-cache").type("text/event-stream").send(sseBytes));
 await bare.listen({ port: 0, host: "127.0.0.1" });
 
-// The reference proxy: parse, forward, pipe the answer back. Nothing else.
+// The reference proxy: check the bearer token, parse, forward, pipe the answer back. Nothing else.
 const pool = new Agent({ keepAliveTimeout: 30_000 });
 const proxy = Fastify({ logger: false });
+const expected = `Bearer ${key}`;
 proxy.post("/v1/chat/completions", async (req, reply) => {
+  if (req.headers.authorization !== expected) return reply.code(401).send({ error: { message: "bad key" } });
   const res = await request(`${upstream}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -79,7 +54,6 @@ proxy.post("/v1/chat/completions", async (req, reply) => {
 });
 await proxy.listen({ port: 0, host: "127.0.0.1" });
 
-const info: ChatServers = { app: url(app), bare: url(bare), proxy: url(proxy), key: secret };
 answerCpuQuestions();
-process.send!(info);
+process.send!({ bare: url(bare), proxy: url(proxy) } satisfies ChatServers);
 process.on("SIGTERM", () => process.exit(0));

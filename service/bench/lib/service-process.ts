@@ -1,0 +1,80 @@
+/**
+ * The service started for real, as users run it: the production build (`node dist/server.js`, as
+ * the image runs it) or `npm start`'s way (`node --import tsx` on the sources), default logging
+ * on stdout (discarded here, as a log collector would take it), on a warm data dir.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+export const ENTRIES = {
+  built: { cwd: "dist", args: ["server.js"], keys: ["keys.js"] },
+  tsx: { cwd: ".", args: ["--import", "tsx", "service/src/server.ts"], keys: ["--import", "tsx", "service/src/cli/keys.ts"] },
+} as const;
+export type EntryKind = keyof typeof ENTRIES;
+
+export interface RunningService {
+  child: ChildProcess;
+  url: string;
+  startMs: number;
+}
+
+/** Writes `npm run build`'s artifact; every section that runs the built service calls it first. */
+export function buildArtifact(): void {
+  execFileSync("npm", ["run", "-s", "build"], { stdio: "ignore" });
+}
+
+/** A data dir with the bench's agents: a synthetic one and an llm one on `upstream`. */
+export function benchEnv(kind: EntryKind, upstream: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), `agentport-bench-${kind}-`));
+  writeFileSync(join(dir, "agents.json"), JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "llm-bench", kind: "llm", model: "bench" }] }));
+  return { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench", NODE_ENV: "production" };
+}
+
+export function startService(kind: EntryKind, env: Record<string, string>): Promise<RunningService> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ENTRIES[kind].args, { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        child.stdout!.off("data", onData);
+        child.stdout!.resume(); // request logs keep flowing, into nothing
+        resolve({ child, url: m[1], startMs: performance.now() - started });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${kind} exited with ${code}: ${out}`)));
+  });
+}
+
+export async function stopService(r: RunningService): Promise<void> {
+  if (r.child.exitCode !== null) return;
+  const exited = new Promise((res) => r.child.once("exit", res));
+  r.child.kill("SIGTERM");
+  await exited;
+}
+
+/** Starts the service once to make its embedded store (initdb), then again: the warm start users see daily. */
+export async function startWarm(kind: EntryKind, env: Record<string, string>): Promise<RunningService> {
+  await stopService(await startService(kind, env));
+  return startService(kind, env);
+}
+
+export function createKey(kind: EntryKind, env: Record<string, string>): string {
+  const out = execFileSync(process.execPath, [...ENTRIES[kind].keys, "create", "--name", "bench", "--json"], { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env } });
+  return (JSON.parse(out.toString()) as { secret: string }).secret;
+}
+
+export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+/** CPU time (user + system) a process has used, in microseconds, from /proc (clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // Fields after the command: state is [0], so utime (14th of the line) is [11] and stime [12].
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
