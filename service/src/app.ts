@@ -11,6 +11,7 @@ import { validatorCompiler } from "./validation.js";
 import { invalidParam } from "./errors.js";
 import { toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
+import { AccessLog } from "./http/access-log.js";
 import { useDepthCheckedJson } from "./http/json-body.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
@@ -72,6 +73,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
     bodyLimit: config.jsonBodyLimit,
+    logController: new AccessLog(),
     requestIdHeader: false, // genReqId reads and checks it
     clientErrorHandler,
     requestTimeout: config.http.requestTimeoutMs,

@@ -78,4 +78,31 @@ describe("structured logs", () => {
     await app.close();
     await store.drop();
   });
+
+  it("write one access line per request, at its end: method, URL, status, time, key and project", async () => {
+    const lines: Array<Record<string, any>> = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
+    const store = await openTestStore("pglite");
+    const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+    const { record, secret } = await app.apiKeys.create({ projectId: "proj_a", name: "k", createdBy: "u" });
+    const res = await app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
+    await app.inject({ method: "GET", url: "/v1/models" });
+    await app.close();
+    await store.drop();
+
+    const ours = lines.filter((l) => l.reqId === res.headers["x-request-id"]);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toMatchObject({ level: 30, msg: "request completed", req: { method: "GET", url: "/v1/models" }, res: { statusCode: 200 }, keyId: record.id, projectId: "proj_a" });
+    expect(ours[0].responseTime).toBeGreaterThan(0);
+    const refused = lines.filter((l) => l.msg === "request completed" && l.res?.statusCode === 401);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].keyId).toBeUndefined();
+    expect(lines.filter((l) => l.msg === "incoming request")).toEqual([]);
+  });
 });
