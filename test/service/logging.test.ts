@@ -9,6 +9,21 @@ import { loadConfig } from "../../service/src/config.js";
 import { signMemberToken } from "../../service/src/domain/member-token.js";
 import { openTestStore } from "../helpers/store.js";
 
+/** An app logging at info into parsed lines. */
+async function appLoggingAtInfo() {
+  const lines: Array<Record<string, any>> = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
+  const store = await openTestStore("pglite");
+  const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+  return { lines, config, store, app };
+}
+
 describe("structured logs", () => {
   it("carry a request id and never a secret, a key or a member token", async () => {
     const lines: string[] = [];
@@ -45,16 +60,7 @@ describe("structured logs", () => {
   });
 
   it("log a client that hangs up mid-upload at info, not as a storage failure at error, and keep nothing", async () => {
-    const lines: Array<{ level: number; msg: string; code?: string }> = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
-    const store = await openTestStore("pglite");
-    const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+    const { lines, config, store, app } = await appLoggingAtInfo();
     await app.listen({ host: "127.0.0.1", port: 0 });
     const { secret } = await app.apiKeys.create({ projectId: "default", name: "k", createdBy: "u" });
     const port = (app.server.address() as { port: number }).port;
@@ -80,16 +86,7 @@ describe("structured logs", () => {
   });
 
   it("write one access line per request, at its end: method, URL, status, time, key and project", async () => {
-    const lines: Array<Record<string, any>> = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
-    const store = await openTestStore("pglite");
-    const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+    const { lines, store, app } = await appLoggingAtInfo();
     const { record, secret } = await app.apiKeys.create({ projectId: "proj_a", name: "k", createdBy: "u" });
     const res = await app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
     await app.inject({ method: "GET", url: "/v1/models" });
