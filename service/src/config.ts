@@ -21,10 +21,13 @@ export type BlobStoreConfig =
   | { kind: "azure"; container: string; connectionString?: string; account?: string; accountKey?: string; endpoint?: string };
 
 export interface ServiceConfig {
+  /** Address the server binds (HOST). */
   host: string;
+  /** Port the server listens on (PORT); 0 picks a free one. */
   port: number;
   /** Externally visible origin (no trailing slash); API base URL is `${publicUrl}/v1`. */
   publicUrl: string;
+  /** Where the embedded store, local blobs and the running server's record live (DATA_DIR). */
   dataDir: string;
   /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
   databaseUrl?: string;
@@ -37,11 +40,17 @@ export interface ServiceConfig {
     /** How long cached key checks are trusted after the revocation listener last proved alive. */
     listenerTrustMs: number;
   };
+  /** Secret that member tokens are signed with (JWT_SECRET, the deployment's jwt.secret). */
   jwtSecret: string;
+  /** Member tokens' signing algorithm (JWT_ALGORITHM, default HS512). */
   jwtAlgorithm: string;
+  /** Model ids are `<modelPrefix>/<agent id>` (MODEL_PREFIX). */
   modelPrefix: string;
+  /** JSON file of agent specs (AGENTS_FILE); without it the built-in agents. */
   agentsFile?: string;
+  /** The default upstream's OpenAI-compatible base URL (LLM_BASE_URL); unset means offline agents only. */
   llmBaseUrl?: string;
+  /** Bearer key for the default upstream (LLM_API_KEY). */
   llmApiKey?: string;
   /** Upstream model of the default chat agent (`chat:latest`); "default" lets the upstream pick. */
   llmModel: string;
@@ -50,13 +59,17 @@ export interface ServiceConfig {
    * when the whole generation is done), and the longest silence inside a streamed body.
    */
   llmTimeouts: { headersMs: number; idleMs: number };
+  /** A stream with nothing to send writes an SSE comment this often, so idle timeouts on the way never fire. */
   heartbeatSeconds: number;
+  /** After SIGTERM, in-flight requests and streams may finish for this long. */
   shutdownGraceSeconds: number;
   /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size). */
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (default 512 MiB). */
   fileMaxBytes: number;
+  /** Where file bytes live: local disk, S3 or Azure Blob (BLOB_STORE and its variables). */
   blob: BlobStoreConfig;
+  /** pino level (LOG_LEVEL). */
   logLevel: string;
   /** Client-side bounds of the HTTP server (slow or idle clients cannot hold it). */
   http: {
