@@ -1,6 +1,7 @@
 /** Collects an agent's events into one chat.completion choice and its usage (non-streaming replies). */
 import type { AgentEvent } from "../../../../domain/agents/types.js";
 import type { Usage } from "./chunks.js";
+import { usageOf } from "./run.js";
 
 interface ToolCall {
   index?: number;
@@ -40,13 +41,8 @@ export async function collect(events: AsyncIterable<AgentEvent>): Promise<Collec
   for await (const event of events) {
     if (event.type === "content") content += event.text;
     else if (event.type === "tool_calls") mergeToolCalls((toolCalls ??= []), event.toolCalls);
-    else if (event.type === "usage") {
-      usage = {
-        prompt_tokens: event.promptTokens,
-        completion_tokens: event.completionTokens,
-        total_tokens: event.promptTokens + event.completionTokens,
-      };
-    } else finishReason = event.reason;
+    else if (event.type === "usage") usage = usageOf(event);
+    else finishReason = event.reason;
   }
   // Whole calls carry no index on the wire.
   toolCalls?.forEach((c) => delete c.index);

@@ -1,0 +1,62 @@
+/**
+ * The JSON reply: the agent's whole answer as one chat.completion. The twin of stream.ts over the
+ * same run (run.ts); a client that leaves stops the agent, and nothing is written to it.
+ */
+import type { ServerResponse } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../../../../errors.js";
+import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
+import { completionId } from "./chunks.js";
+import { collect } from "./collect.js";
+import { ChatRun } from "./run.js";
+import type { Stopper } from "./stop-signal.js";
+
+/**
+ * The client left before the answer was written. Bound per request instead of a closure: the
+ * TypeScript runner keeps function names, which costs a defineProperty per closure per request.
+ */
+function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
+  if (!raw.writableFinished) stop.stop();
+}
+
+export async function jsonCompletion(request: FastifyRequest, reply: FastifyReply, agent: Agent, chat: ChatRequest, model: string) {
+  const run = new ChatRun(request, agent, chat, false);
+  const onClose = stopUnlessFinished.bind(null, reply.raw, run.stop);
+  reply.raw.once("close", onClose);
+  try {
+    const result = await collect(run.events);
+    run.end("ok");
+    return {
+      id: completionId(),
+      object: "chat.completion" as const,
+      created: Math.floor(Date.now() / 1000),
+      model,
+      system_fingerprint: null,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant" as const,
+            content: result.content || (result.toolCalls ? null : ""),
+            refusal: null,
+            ...(result.toolCalls && { tool_calls: result.toolCalls }),
+          },
+          logprobs: null,
+          finish_reason: result.finishReason,
+        },
+      ],
+      usage: result.usage,
+    };
+  } catch (err) {
+    run.end(run.stop.aborted ? "client_closed" : "error");
+    const shutdown = run.shutdownError();
+    if (shutdown) throw shutdown;
+    if (run.stop.aborted && !(err instanceof ApiError)) {
+      request.log.info({ agent: agent.id }, "client closed the request");
+      return reply.hijack();
+    }
+    throw err;
+  } finally {
+    reply.raw.off("close", onClose);
+  }
+}
