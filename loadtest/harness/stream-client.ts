@@ -3,7 +3,7 @@
  * events, how and when the stream ended. A cut connection is an outcome, not an exception.
  */
 import type { Http } from "./http.js";
-import { SseParser, type SseEvent } from "./sse-parser.js";
+import { SseEvents, type SseEvent } from "./sse-events.js";
 import { validateStream, type StreamExpectation, type StreamReport } from "./stream-validator.js";
 
 export interface StreamRequest {
@@ -50,7 +50,7 @@ export function chatBodyOfSize(model: string, bytes: number): string {
 
 export async function streamChat(http: Http, req: StreamRequest): Promise<StreamOutcome> {
   const startedAt = performance.now();
-  const parser = new SseParser();
+  const parser = new SseEvents();
   const events: SseEvent[] = [];
   let status = 0;
   let ended: StreamOutcome["ended"] = "end";

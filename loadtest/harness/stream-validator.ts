@@ -4,7 +4,7 @@
  * with `choices: []` after it), then `data: [DONE]` and nothing else. A stream that mixes
  * ids or re-announces the role is interleaved; one without [DONE] is truncated.
  */
-import type { SseEvent } from "./sse-parser.js";
+import type { SseEvent } from "./sse-events.js";
 
 export interface StreamExpectation {
   /** The `model` every chunk must carry. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseParser, type SseEvent } from "../../loadtest/harness/sse-parser.js";
+import { SseEvents, type SseEvent } from "../../loadtest/harness/sse-events.js";
 import { validateStream } from "../../loadtest/harness/stream-validator.js";
 
 const chunk = (id: string, delta: object, finish: string | null = null) =>
@@ -18,14 +18,14 @@ const good = (id = "chatcmpl-1") =>
 
 /** Parses text delivered in pieces of `size` bytes, stamping each piece with its index. */
 function parse(text: string, size = 7): SseEvent[] {
-  const p = new SseParser();
+  const p = new SseEvents();
   const bytes = new TextEncoder().encode(text);
   const out: SseEvent[] = [];
   for (let i = 0; i < bytes.length; i += size) out.push(...p.push(bytes.subarray(i, i + size), i));
   return out;
 }
 
-describe("SSE parser", () => {
+describe("SSE events of a chat stream", () => {
   it("splits events at blank lines across arbitrary chunk boundaries, CRLF included", () => {
     const text = "data: one\r\n\r\n: ping\r\ndata: t\ndata: wo\n\n";
     for (const size of [1, 2, 3, 50]) {
@@ -34,10 +34,10 @@ describe("SSE parser", () => {
     }
   });
 
-  it("keeps an unfinished line pending (a cut stream)", () => {
-    const p = new SseParser();
-    expect(p.push('data: {"id":', 0)).toEqual([]);
-    expect(p.pending).toContain('{"id":');
+  it("stamps each event with the arrival time of the bytes that completed it", () => {
+    const p = new SseEvents();
+    expect(p.push('data: {"id":', 1)).toEqual([]);
+    expect(p.push('1}\n\n: ping\n\n', 2)).toEqual([{ kind: "data", data: '{"id":1}', at: 2 }, { kind: "comment", text: "ping", at: 2 }]);
   });
 });
 

@@ -1,6 +1,8 @@
 /**
  * Checks a whole chat completion stream body (k6 reads the body at once): role in the first
  * delta, one id, finish_reason "stop" last, then [DONE]; counts content chunks and heartbeats.
+ * Its own small line reader, not the service's SSE reader: k6 runs scripts in its own JavaScript
+ * runtime and cannot import npm modules such as eventsource-parser.
  */
 
 export interface StreamCheck {

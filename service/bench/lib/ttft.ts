@@ -1,6 +1,7 @@
 /** Time to first content delta of a streamed chat completion, measured on the body's chunks. */
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
+import { SseReader } from "../../src/sse/sse-reader.js";
 
 export interface Target {
   url: string;
@@ -8,20 +9,21 @@ export interface Target {
   body: string;
 }
 
-// The first delta that carries text, in our chunks and in the upstream's alike.
-const FIRST_CONTENT = /"delta":\{"content":"[^"]/;
+/** The first event whose delta carries text, in our chunks and in the upstream's alike. */
+function hasContent(data: string): boolean {
+  if (data === "[DONE]") return false;
+  const chunk = JSON.parse(data) as { choices?: Array<{ delta?: { content?: string | null } }> };
+  return Boolean(chunk.choices?.[0]?.delta?.content);
+}
 
 async function once(target: Target, dispatcher: Agent): Promise<number> {
   const start = performance.now();
   const res = await request(target.url, { method: "POST", headers: target.headers, body: target.body, dispatcher });
   if (res.statusCode !== 200) throw new Error(`${target.url} answered ${res.statusCode}`);
-  let seen = "";
+  const reader = new SseReader();
   let ttft = NaN;
   for await (const chunk of res.body) {
-    if (Number.isNaN(ttft)) {
-      seen += chunk.toString();
-      if (FIRST_CONTENT.test(seen)) ttft = performance.now() - start;
-    }
+    if (Number.isNaN(ttft) && reader.push(chunk).some((e) => e.kind === "data" && hasContent(e.data))) ttft = performance.now() - start;
   }
   return ttft;
 }

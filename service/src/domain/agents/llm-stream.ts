@@ -2,7 +2,7 @@
 import type { Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
 import { contentOnly } from "./content-delta.js";
-import { SseDecoder } from "./sse-decoder.js";
+import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
 import { connectFailure, usageEvent, type FinishReason, type UpstreamChunk } from "./upstream-wire.js";
 
@@ -18,10 +18,12 @@ class StreamState {
     this.ctx = ctx;
   }
 
-  events(payloads: string[]): AgentEvent[] {
+  events(items: SseItem[]): AgentEvent[] {
     const out: AgentEvent[] = [];
     let text = "";
-    for (const data of payloads) {
+    for (const item of items) {
+      if (item.kind === "comment") continue; // an upstream's keep-alive
+      const data = item.data;
       // The body is read to its end after [DONE]: the connection then goes back to the pool.
       if (data === "[DONE]") {
         this.done = true;
@@ -59,7 +61,7 @@ class StreamState {
 
 export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
   const res = await send();
-  const decoder = new SseDecoder();
+  const decoder = new SseReader();
   const state = new StreamState(ctx);
   try {
     for await (const chunk of res.body) {

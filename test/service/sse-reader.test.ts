@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { SseReader, type SseItem } from "../../service/src/sse/sse-reader.js";
+
+/** Feeds text in pieces of `size` bytes (multi-byte characters split too) and ends the body. */
+function read(text: string, size: number): SseItem[] {
+  const reader = new SseReader();
+  const bytes = new TextEncoder().encode(text);
+  const out: SseItem[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(...reader.push(bytes.subarray(i, i + size)));
+  return [...out, ...reader.end()];
+}
+
+describe("the one SSE reader", () => {
+  const shown = (items: SseItem[]) => items.map((i) => (i.kind === "data" ? i.data : `:${i.text}`));
+
+  it("ends lines at \\r\\n, \\n or a lone \\r, across any chunk boundary", () => {
+    const text = "data: one\r\n\r\ndata: two\r\rdata: three\n\n";
+    for (const size of [1, 2, 3, 5, 100]) expect(shown(read(text, size))).toEqual(["one", "two", "three"]);
+  });
+
+  it("reports comments (heartbeats), joins multi-line data, ignores other fields", () => {
+    const text = ": keep-alive\n\nevent: message\nid: 7\ndata: a\ndata: b\n\nretry: 10\ndata: [DONE]\n\n";
+    expect(shown(read(text, 4))).toEqual([":keep-alive", "a\nb", "[DONE]"]);
+  });
+
+  it("keeps multi-byte characters whole when a chunk splits them", () => {
+    expect(shown(read('data: {"content":"日本語 ✓"}\n\n', 1))).toEqual(['{"content":"日本語 ✓"}']);
+  });
+
+  it("still counts a last event whose blank line never came (a cut upstream)", () => {
+    expect(shown(read('data: {"error":{"message":"boom"}}', 7))).toEqual(['{"error":{"message":"boom"}}']);
+  });
+});
