@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { parseBytes } from "./stack/bytes.js";
+import { DEFAULT_HEARTBEAT_SECONDS } from "../service/src/sse/heartbeat.js";
 
 export interface StackLimits {
   /** Gateway connect timeout (ingress.annotations.connect-timeout), ms. */
@@ -35,7 +36,6 @@ export const DEFAULT_TIMEOUT_MS = 180_000;
 export const DEFAULT_CLIENT_BODY_BUFFER_SIZE = "5120k";
 export const DEFAULT_CLIENT_MAX_BODY_SIZE = "520m";
 export const DEFAULT_FILE_MAX_BYTES = "512m";
-const MAX_HEARTBEAT_SECONDS = 15;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -52,10 +52,10 @@ function millisOf(value: unknown, path: string): number {
   return n;
 }
 
-/** The heartbeat for a read timeout: at most 15 s and at most half the timeout. */
+/** The heartbeat for a read timeout: at most the service default (15 s) and at most half the timeout. */
 export function heartbeatFor(readTimeoutMs: number, configured?: number): number {
   const ceiling = Math.max(1, Math.floor(readTimeoutMs / 2000));
-  return configured !== undefined ? configured : Math.min(MAX_HEARTBEAT_SECONDS, ceiling);
+  return configured !== undefined ? configured : Math.min(DEFAULT_HEARTBEAT_SECONDS, ceiling);
 }
 
 /** Limits from the stack's config keys (`ingress`, `gateway`, `api`, namespace stripped). */

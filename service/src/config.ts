@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { parseBytes } from "./byte-size.js";
+import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 
 export type BlobStoreConfig =
   | { kind: "local"; dir: string }
@@ -190,7 +191,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       headersMs: positiveSeconds(env, "LLM_TIMEOUT_SECONDS", 600) * 1000,
       idleMs: positiveSeconds(env, "LLM_IDLE_TIMEOUT_SECONDS", 300) * 1000,
     },
-    heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", 15),
+    heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", DEFAULT_HEARTBEAT_SECONDS),
     shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
     jsonBodyLimit: bytes(env, "JSON_BODY_LIMIT", 5120 * 1024),
     fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),

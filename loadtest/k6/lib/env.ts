@@ -27,6 +27,7 @@ export const API_KEY = str("API_KEY", "");
 
 export const limits = {
   readTimeoutMs: num("READ_TIMEOUT_MS", 180_000),
+  // The service default (service/src/sse/heartbeat.ts); k6 cannot import it.
   heartbeatSeconds: num("HEARTBEAT_SECONDS", 15),
   clientBodyBufferBytes: num("CLIENT_BODY_BUFFER_BYTES", 5120 * 1024),
   jsonBodyLimitBytes: num("JSON_BODY_LIMIT_BYTES", 5120 * 1024),

@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from "node:http";
 
-const HEARTBEAT = ": keep-alive\n\n";
+import { HEARTBEAT_COMMENT as HEARTBEAT } from "./heartbeat.js";
 
 export interface SseWriterOptions {
   /** Silence after which a heartbeat comment is written, in milliseconds. */

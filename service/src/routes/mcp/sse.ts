@@ -9,6 +9,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { RPC, rpcError } from "./rpc-error.js";
 import { sessionDeps } from "./session-deps.js";
+import { HEARTBEAT_COMMENT } from "../../sse/heartbeat.js";
 
 /** The session a legacy client posts to; the transport refuses a missing one as not found. */
 const MessagesQuery = Type.Object({ sessionId: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -34,7 +35,7 @@ export default async function sseRoutes(instance: FastifyInstance) {
     const transport = new SSEServerTransport(messagesPath, reply.raw);
     const server = createMcpServer(sessionDeps(app, request));
     // Comment lines keep idle gateways from cutting a quiet stream; SSE readers skip them.
-    const heartbeat = setInterval(() => reply.raw.write(": keep-alive\n\n"), app.config.heartbeatSeconds * 1000);
+    const heartbeat = setInterval(() => reply.raw.write(HEARTBEAT_COMMENT), app.config.heartbeatSeconds * 1000);
     heartbeat.unref();
     transport.onclose = () => {
       clearInterval(heartbeat);
