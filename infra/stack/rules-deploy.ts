@@ -1,14 +1,13 @@
 /** Where things run: storage provider, data service modes, network placement, API limits. */
 import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
-import { DATA_SERVICES } from "./schema.js";
+import { DATA_SERVICES, EXTERNAL_GROUP, STORAGE_DISK } from "./schema.js";
 import { MONGODB_URI } from "./schema-data.js";
 import { AgentsFileError, validateAgents } from "../../service/src/domain/agents/agent-spec.js";
 
 /** `…@sha256:<64 hex>` or `…:X.Y.Z[-pre]` (a release tag, never overwritten by the release workflow). */
 const PINNED_IMAGE = /(@sha256:[0-9a-f]{64}|:\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
 const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const;
 
 export const deployRules: Rule[] = [
   rule(["storage", "cloud"], (s, report) => {
@@ -99,12 +98,11 @@ export const deployRules: Rule[] = [
     });
   }),
   rule(["data", "sqldb", "cache", "docdb", "mq", "vectordb", "externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"], (s, report) => {
-    const ext = { sqldb: "externalSqldb", cache: "externalCache", docdb: "externalDocdb", mq: "externalMq", vectordb: "externalVectordb" } as const;
     for (const svc of DATA_SERVICES) {
       const mode = s.data[svc];
-      const e = s[ext[svc]];
+      const e = s[EXTERNAL_GROUP[svc]];
       if (e.enabled !== undefined && e.enabled !== (mode !== "inCluster")) {
-        report(`${ext[svc]}.enabled`, `must be ${mode !== "inCluster"} because data.${svc} is ${mode} (leave it unset to follow data.${svc})`);
+        report(`${EXTERNAL_GROUP[svc]}.enabled`, `must be ${mode !== "inCluster"} because data.${svc} is ${mode} (leave it unset to follow data.${svc})`);
       }
       if (mode === "inCluster" && s[svc].enabled === false) {
         report(`${svc}.enabled`, `must not be false while data.${svc} is inCluster: nothing would provide ${svc}`);

@@ -1,6 +1,7 @@
 /** Application components: common fields, resources from the defaults table, env, probes. */
 import { RESOURCES, serviceHost, type Sizing } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
+import { STORAGE_DISK } from "../../stack/schema.js";
 
 type Common = {
   enabled: boolean;
@@ -34,7 +35,6 @@ export function common(c: Common, sizing: Sizing | undefined): Values {
   return out;
 }
 
-const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const;
 
 export function componentValues({ spec: s, secrets }: ValuesInput): Values {
   const { releaseName: release, namespace } = s.platform;
