@@ -9,7 +9,7 @@ import type { Db } from "./store/db.js";
 import type { BlobStore } from "./blobs/blob-store.js";
 import { validatorCompiler } from "./validation.js";
 import { invalidParam } from "./errors.js";
-import { toApiError } from "./plugins/error-handler.js";
+import { sendApiError, toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
 import { AccessLog } from "./http/access-log.js";
 import { useDepthCheckedJson } from "./http/json-body.js";
@@ -85,7 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, anyReply) => {
       const reply = anyReply as FastifyReply;
       const apiError = error.code === "FST_ERR_BAD_URL" ? invalidParam("url", `The URL is malformed: ${request.url.split("?")[0]}`, "invalid_url") : toApiError(error, request.id, config.jsonBodyLimit);
-      void reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
+      void sendApiError(reply, apiError);
     },
     // Above every route's own id limit, so a long id is judged by its route (404, 400), not the router.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },

@@ -11,6 +11,57 @@ export type ErrorType =
   | "rate_limit_error"
   | "server_error";
 
+/**
+ * Every `code` the service answers with, declared once. Factories below take `ErrorCode`, so a
+ * call site cannot invent one; only an upstream's own code passes through (`upstreamRejected`).
+ */
+export const ERROR_CODES = [
+  // request shape
+  "invalid_json",
+  "invalid_value",
+  "invalid_url",
+  "invalid_request",
+  "missing_required_parameter",
+  "unknown_parameter",
+  "unsupported_parameter",
+  "unsupported_value",
+  "unsupported_media_type",
+  "request_too_large",
+  "headers_too_large",
+  "request_timeout",
+  "url_too_long",
+  // files
+  "file_too_large",
+  "empty_file",
+  "too_many_files",
+  "too_many_fields",
+  "invalid_multipart",
+  "upload_incomplete",
+  "client_closed_request",
+  "range_not_satisfiable",
+  // authentication and roles
+  "invalid_api_key",
+  "invalid_token",
+  "insufficient_permissions",
+  // resources
+  "unknown_url",
+  "method_not_allowed",
+  "model_not_found",
+  "file_not_found",
+  "api_key_not_found",
+  "conflict",
+  "rate_limit_exceeded",
+  // upstream and server
+  "upstream_error",
+  "upstream_timeout",
+  "upstream_configuration_error",
+  "upstream_rejected",
+  "storage_unavailable",
+  "service_unavailable",
+  "internal_error",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface ErrorEnvelope {
   error: {
     /** Human-readable explanation; never contains a secret or a stack trace. */
@@ -36,7 +87,7 @@ export class ApiError extends Error {
     message: string,
     type: ErrorType = "invalid_request_error",
     param: string | null = null,
-    code: string | null = null,
+    code: ErrorCode | null = null,
   ) {
     super(message);
     this.statusCode = statusCode;
@@ -59,7 +110,7 @@ export const echo = (value: string) => (value.length > ECHO_MAX ? `${value.slice
 // --- request shape -------------------------------------------------------------
 export const invalidJson = (detail: string) =>
   new ApiError(400, `We could not parse the JSON body of your request: ${echo(detail)}`, "invalid_request_error", null, "invalid_json");
-export const invalidParam = (param: string, message: string, code: string | null = "invalid_value") =>
+export const invalidParam = (param: string, message: string, code: ErrorCode = "invalid_value") =>
   new ApiError(400, message, "invalid_request_error", param, code);
 /** A request the schema refused where no single field is to blame. */
 export const invalidRequest = (message: string) => new ApiError(400, message, "invalid_request_error", null, "invalid_value");
@@ -117,12 +168,14 @@ export const routeNotFound = (method: string, url: string) =>
   new ApiError(404, `Invalid URL (${echo(method)} ${echo(url.split("?")[0])})`, "invalid_request_error", null, "unknown_url");
 export const modelNotFound = (model: string) =>
   new ApiError(404, `The model '${echo(model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
-export const notFound = (what: string, id: string, param: string | null = null) =>
-  new ApiError(404, `No such ${what}: '${echo(id)}'.`, "invalid_request_error", param, `${what.replace(/\s+/g, "_")}_not_found`);
+export const notFound = (what: string, id: string, param: string | null, code: ErrorCode) =>
+  new ApiError(404, `No such ${what}: '${echo(id)}'.`, "invalid_request_error", param, code);
 export const methodNotAllowed = (method: string, url: string) =>
   new ApiError(405, `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`, "invalid_request_error", null, "method_not_allowed");
-export const conflict = (message: string, code = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
+export const conflict = (message: string, code: ErrorCode = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
 export const rateLimited = (message: string) => new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
+export const tooManyMcpSessions = (max: number) =>
+  rateLimited(`Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`);
 
 // --- upstream and server --------------------------------------------------------
 export const upstreamFailed = (detail: string) =>
@@ -146,9 +199,13 @@ export const upstreamRateLimited = (message: string | undefined, retryAfter: str
     new ApiError(429, `The agent's upstream model is rate limited${message ? `: ${echo(message)}` : "."}`, "rate_limit_error", null, "rate_limit_exceeded"),
     retryAfter ? { "retry-after": retryAfter } : {},
   );
-/** The upstream refused the request itself (HTTP 400/422): the client's to fix, in its words. */
-export const upstreamRejected = (message: string | undefined, param: string | null, code: string | null) =>
-  new ApiError(400, `The agent's upstream model rejected the request${message ? `: ${echo(message)}` : "."}`, "invalid_request_error", param, code ?? "upstream_rejected");
+/** The upstream refused the request itself (HTTP 400/422): the client's to fix, in its words and with its own code. */
+export const upstreamRejected = (message: string | undefined, param: string | null, code: string | null) => {
+  const err = new ApiError(400, `The agent's upstream model rejected the request${message ? `: ${echo(message)}` : "."}`, "invalid_request_error", param, "upstream_rejected");
+  // The one code not declared here: the upstream's own, passed on as it gave it.
+  if (code) (err as { code: string | null }).code = code;
+  return err;
+};
 function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
   err.headers = headers;
   return err;

@@ -3,21 +3,25 @@
  * (body parsing, limits, schema validation) are translated; anything unexpected becomes a 500
  * that names the request id and nothing else.
  */
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import {
   ApiError,
   bodyTooLarge,
+  fileTooLarge,
   frameworkRefusal,
   internalError,
   invalidJson,
+  invalidMultipart,
   invalidRequest,
   invalidParam,
   missingParam,
   routeNotFound,
+  tooManyFormFields,
   unavailable,
   unstorableValue,
   unsupportedMediaType,
+  uploadIncomplete,
 } from "../errors.js";
 import { StoreError, StoreUnavailableError } from "../store/store-error.js";
 import { sendAfterBody } from "../http/discard-body.js";
@@ -66,8 +70,34 @@ function fromValidation(issue: ValidationIssue): ApiError {
   return param ? invalidParam(param, message) : invalidRequest(message);
 }
 
-export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string): ApiError {
+/** The one way an error leaves: its headers, its status, the envelope. */
+export function sendApiError(reply: FastifyReply, apiError: ApiError): FastifyReply {
+  if (apiError.headers) reply.headers(apiError.headers);
+  return reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON());
+}
+
+/** Errors of the multipart parser (@fastify/multipart, busboy), or undefined for any other. */
+export function multipartError(err: unknown, fileMaxBytes: number): ApiError | undefined {
+  switch ((err as FastifyError).code) {
+    case "FST_REQ_FILE_TOO_LARGE":
+      return fileTooLarge(fileMaxBytes);
+    case "FST_FILES_LIMIT":
+      return invalidParam("file", "Send exactly one file per upload.", "too_many_files");
+    case "FST_FIELDS_LIMIT":
+    case "FST_PARTS_LIMIT":
+      return tooManyFormFields();
+    case "FST_MP_PREMATURE_CLOSE":
+    case "ERR_STREAM_PREMATURE_CLOSE":
+      return uploadIncomplete();
+  }
+  if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) return invalidMultipart(err.message);
+  return undefined;
+}
+
+export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string, fileMaxBytes = Infinity): ApiError {
   if (err instanceof ApiError) return err;
+  const multipart = multipartError(err, fileMaxBytes);
+  if (multipart) return multipart;
   if (err instanceof StoreUnavailableError) return unavailable("The metadata store is not answering; retry the request.");
   // SQLSTATE class 22 (data exception: a NUL byte, a number out of range) is the input's fault.
   if (err instanceof StoreError && err.code?.startsWith("22")) return unstorableValue();
@@ -90,7 +120,7 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
 export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit, request.headers["content-type"]);
+      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit, request.headers["content-type"], app.config.fileMaxBytes);
       // Store errors are logged by SQLSTATE and statement name only: the SQL and its parameters
       // may hold a secret's hash or a user's input. An outage is one warning, not a stack per request.
       if (err instanceof StoreUnavailableError) request.log.warn({ code: err.code, statement: err.statement }, "metadata store unavailable");
@@ -99,12 +129,11 @@ export default fp(
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.
       if (reply.sent || reply.raw.headersSent) return;
-      if (apiError.headers) reply.headers(apiError.headers);
-      sendAfterBody(request, reply, apiError.statusCode, () => reply.code(apiError.statusCode).type("application/json").send(apiError.toJSON()));
+      sendAfterBody(request, reply, apiError.statusCode, () => sendApiError(reply, apiError));
       return reply;
     });
     app.setNotFoundHandler((request, reply) => {
-      void reply.code(404).send(routeNotFound(request.method, request.url).toJSON());
+      void sendApiError(reply, routeNotFound(request.method, request.url));
     });
   },
   { name: "error-handler" },

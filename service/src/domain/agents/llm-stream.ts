@@ -1,6 +1,6 @@
 /** Reads an upstream's SSE answer into agent events. */
 import type { Dispatcher } from "undici";
-import { upstreamFailed } from "../../errors.js";
+import { ApiError, upstreamFailed } from "../../errors.js";
 import { contentOnly } from "./content-delta.js";
 import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
@@ -69,7 +69,7 @@ export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, 
     }
     for (const event of state.events(decoder.end())) yield event;
   } catch (err) {
-    if (ctx.signal.aborted || (err as Error).name === "ApiError") throw err;
+    if (ctx.signal.aborted || err instanceof ApiError) throw err;
     throw err instanceof SyntaxError ? upstreamFailed("its stream carried invalid JSON") : connectFailure(err);
   } finally {
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.

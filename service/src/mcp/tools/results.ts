@@ -1,5 +1,6 @@
 /** Tool results: failures are results with `isError` (the model sees why), never transport errors. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError } from "../../errors.js";
 
 export const textResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }] });
 
@@ -13,7 +14,7 @@ export const errorResult = (message: string): CallToolResult => ({ content: [{ t
 
 /** A message safe to show: our API errors say what went wrong; anything else stays generic. */
 export function failureMessage(err: unknown, what: string): string {
-  if (err instanceof Error && err.name === "ApiError") return `${what} failed: ${err.message}`;
+  if (err instanceof ApiError) return `${what} failed: ${err.message}`;
   if (err instanceof Error && err.name === "AbortError") return `${what} was cancelled.`;
   return `${what} failed because of a server error.`;
 }

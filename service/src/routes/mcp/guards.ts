@@ -4,9 +4,10 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { redact } from "../../domain/api-keys.js";
+import { invalidApiKey } from "../../errors.js";
 import { bearerToken } from "../../plugins/api-key-auth.js";
 import { originAllowed } from "../../mcp/origin.js";
-import { RPC, rpcError } from "./rpc-error.js";
+import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 
 export async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
@@ -19,15 +20,10 @@ export async function requireMcpKey(request: FastifyRequest, reply: FastifyReply
   const token = bearerToken(request);
   const principal = token ? await request.server.apiKeys.verify(token) : undefined;
   if (principal) {
-    request.auth = principal;
-    request.log = request.log.child({ keyId: principal.keyId, projectId: principal.projectId });
+    request.auth = principal; // the access line names the key (http/access-log.ts)
     return;
   }
   // RFC 6750: no error attribute when no credentials were sent at all.
   reply.header("WWW-Authenticate", token === undefined ? 'Bearer realm="agentport"' : 'Bearer realm="agentport", error="invalid_token"');
-  const message =
-    token === undefined
-      ? "Unauthorized: send your API key as 'Authorization: Bearer <API key>'."
-      : `Unauthorized: incorrect or revoked API key ${token ? redact(token) : "(empty)"}. Create a new key in the project's settings.`;
-  return rpcError(reply, 401, RPC.serverError, message, { code: "invalid_api_key" });
+  return rpcApiError(reply, invalidApiKey(token === undefined ? undefined : token ? redact(token) : "(empty)"));
 }

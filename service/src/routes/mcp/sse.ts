@@ -7,7 +7,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { createMcpServer } from "../../mcp/server.js";
-import { RPC, rpcError } from "./rpc-error.js";
+import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
+import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
 import { HEARTBEAT_COMMENT } from "../../sse/heartbeat.js";
 
@@ -25,9 +26,7 @@ export default async function sseRoutes(instance: FastifyInstance) {
     const { keyId, projectId } = request.auth;
     const reservation = sessions.reserve(keyId);
     if (!reservation) {
-      return rpcError(reply, 429, RPC.serverError, `Too many open MCP sessions for this API key (limit ${app.config.mcpMaxSessionsPerKey}).`, {
-        code: "rate_limit_exceeded",
-      });
+      return rpcApiError(reply, tooManyMcpSessions(app.config.mcpMaxSessionsPerKey));
     }
     reply.hijack();
     reply.raw.setHeader("x-request-id", request.id);

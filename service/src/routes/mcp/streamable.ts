@@ -10,7 +10,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer } from "../../mcp/server.js";
 import type { McpSession } from "../../mcp/session-registry.js";
-import { RPC, rpcError } from "./rpc-error.js";
+import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
+import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
 
 type StreamableSession = Extract<McpSession, { kind: "streamable" }>;
@@ -100,13 +101,7 @@ export default async function streamableRoutes(app: FastifyInstance) {
     if (!reservation) {
       const max = app.config.mcpMaxSessionsPerKey;
       request.log.info({ max }, "mcp session refused: key at its session limit");
-      return rpcError(
-        reply,
-        429,
-        RPC.serverError,
-        `Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`,
-        { code: "rate_limit_exceeded" },
-      );
+      return rpcApiError(reply, tooManyMcpSessions(max));
     }
     const server = createMcpServer(sessionDeps(app, request));
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

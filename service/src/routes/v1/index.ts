@@ -1,6 +1,7 @@
 /** Everything under /v1 that an API key opens: one auth hook for the whole context. */
 import type { FastifyInstance } from "fastify";
 import { routeNotFound } from "../../errors.js";
+import { sendApiError } from "../../plugins/error-handler.js";
 import { requireApiKey } from "../../plugins/api-key-auth.js";
 import modelsRoutes from "./models/index.js";
 import chatCompletionsRoutes from "./chat/completions/index.js";
@@ -10,7 +11,7 @@ export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
   // An unknown /v1 path still checks the key first: a revoked key learns nothing but 401.
   app.setNotFoundHandler({ preHandler: requireApiKey }, async (request, reply) => {
-    void reply.code(404).send(routeNotFound(request.method, request.url).toJSON());
+    void sendApiError(reply, routeNotFound(request.method, request.url));
   });
   // Route modules register here, one line each (models, chat completions, files).
   await app.register(modelsRoutes);

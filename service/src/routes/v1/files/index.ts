@@ -37,13 +37,13 @@ export default async function filesRoutes(instance: FastifyInstance) {
   app.get("/files/:file_id", { schema: { params: FileParams, response: { 200: FileObject } } }, async (request) => {
     const { file_id } = request.params;
     const file = await app.files.get(request.auth.projectId, file_id);
-    if (!file) throw notFound("file", file_id, "file_id");
+    if (!file) throw notFound("file", file_id, "file_id", "file_not_found");
     return fileObject(file);
   });
 
   app.delete("/files/:file_id", { schema: { params: FileParams, response: { 200: FileDeleted } } }, async (request) => {
     const { file_id } = request.params;
-    if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id");
+    if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id", "file_not_found");
     request.log.info({ fileId: file_id }, "file deleted");
     return { id: file_id, object: "file" as const, deleted: true };
   });
@@ -56,7 +56,7 @@ export default async function filesRoutes(instance: FastifyInstance) {
     handler: async (request, reply) => {
       const { file_id } = request.params;
       const file = await app.files.get(request.auth.projectId, file_id);
-      if (!file) throw notFound("file", file_id, "file_id");
+      if (!file) throw notFound("file", file_id, "file_id", "file_not_found");
       const etag = `"${file.sha256}"`;
       const ifRange = request.headers["if-range"];
       const range = ifRange && ifRange !== etag ? undefined : parseRange(request.headers.range, file.bytes);

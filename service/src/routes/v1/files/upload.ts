@@ -6,46 +6,29 @@
  * limit so that an oversized file is detected rather than silently truncated.
  */
 import multipart from "@fastify/multipart";
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PendingUpload } from "../../../domain/files/pending-upload.js";
 import { FILE_PURPOSES, isFilePurpose } from "../../../domain/files/types.js";
 import {
   ApiError,
   clientClosed,
   fileTooLarge,
-  invalidMultipart,
   invalidParam,
   missingParam,
   storageFailed,
-  tooManyFormFields,
   unsupportedMediaType,
-  uploadIncomplete,
 } from "../../../errors.js";
+import { multipartError } from "../../../plugins/error-handler.js";
 import { FileObject, fileObject } from "./file-object.js";
 
 /** A form's bytes besides the file: boundaries, part headers, a short purpose. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 const MAX_FILENAME_CHARS = 255;
 
-/** Errors of the multipart parser and of a client that went away, as API errors. */
+/** Errors of the multipart parser as API errors; anything else while storing is a storage failure. */
 function formError(err: unknown, maxBytes: number): unknown {
   if (err instanceof ApiError) return err;
-  switch ((err as FastifyError).code) {
-    case "FST_REQ_FILE_TOO_LARGE":
-      return fileTooLarge(maxBytes);
-    case "FST_FILES_LIMIT":
-      return invalidParam("file", "Send exactly one file per upload.", "too_many_files");
-    case "FST_FIELDS_LIMIT":
-    case "FST_PARTS_LIMIT":
-      return tooManyFormFields();
-    case "FST_MP_PREMATURE_CLOSE":
-    case "ERR_STREAM_PREMATURE_CLOSE":
-      return uploadIncomplete();
-  }
-  if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) {
-    return invalidMultipart(err.message);
-  }
-  return storageFailed();
+  return multipartError(err, maxBytes) ?? storageFailed();
 }
 
 /** Stop reading the form; whatever the client still sends is discarded so it gets our answer. */

@@ -48,14 +48,14 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   app.get(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
     const { project_id, key_id } = request.params;
     const key = await app.apiKeys.get(project_id, key_id);
-    if (!key) throw notFound("api key", key_id, "key_id");
+    if (!key) throw notFound("api key", key_id, "key_id", "api_key_not_found");
     return projectApiKey(key);
   });
 
   app.delete(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
     assertRole(request.member, ["owner", "admin"], "delete API keys");
     const { project_id, key_id } = request.params;
-    if (!(await app.apiKeys.delete(project_id, key_id))) throw notFound("api key", key_id, "key_id");
+    if (!(await app.apiKeys.delete(project_id, key_id))) throw notFound("api key", key_id, "key_id", "api_key_not_found");
     request.log.info({ keyId: key_id }, "api key revoked");
     return { object: "organization.project.api_key.deleted", id: key_id, deleted: true };
   });
