@@ -37,4 +37,14 @@ describe("service conventions", () => {
     const undeclared = [...new Set(expected)].filter((code) => !(ERROR_CODES as readonly string[]).includes(code));
     expect(undeclared).toEqual([]);
   });
+
+  it("every /v1 route declares its responses per status, errors as the one envelope", () => {
+    const routes = files.filter(([path]) => path.includes("routes/v1/"));
+    const missing = routes.flatMap(([path, text]) => {
+      const declared = [...text.matchAll(/app\.(get|post|put|patch|delete|route)\(/g)].length;
+      const withResponses = [...text.matchAll(/response: responses\(/g)].length;
+      return declared === withResponses ? [] : [`${path}: ${declared} routes, ${withResponses} with responses()`];
+    });
+    expect(missing).toEqual([]);
+  });
 });

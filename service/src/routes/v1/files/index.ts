@@ -13,8 +13,10 @@ import { contentDisposition } from "./content-disposition.js";
 import { downloadType } from "./download-type.js";
 import { FileDeleted, FileList, FileObject, fileObject } from "./file-object.js";
 import { parseRange } from "./range.js";
+import { responses } from "../../responses.js";
 import uploadRoute from "./upload.js";
 
+const FileBytes = Type.Unsafe<Readable | undefined>({ description: "The file's bytes (a Range request gets 206 and the part asked for)." });
 const FileParams = Type.Object({ file_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const ListQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 200 })),
@@ -28,20 +30,20 @@ export default async function filesRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   await app.register(uploadRoute);
 
-  app.get("/files", { schema: { querystring: ListQuery, response: { 200: FileList } } }, async (request) => {
+  app.get("/files", { schema: { querystring: ListQuery, response: responses({ 200: FileList }) } }, async (request) => {
     const page = await app.files.list(request.auth.projectId, request.query);
     const data = page.data.map(fileObject);
     return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
   });
 
-  app.get("/files/:file_id", { schema: { params: FileParams, response: { 200: FileObject } } }, async (request) => {
+  app.get("/files/:file_id", { schema: { params: FileParams, response: responses({ 200: FileObject }) } }, async (request) => {
     const { file_id } = request.params;
     const file = await app.files.get(request.auth.projectId, file_id);
     if (!file) throw notFound("file", file_id, "file_id", "file_not_found");
     return fileObject(file);
   });
 
-  app.delete("/files/:file_id", { schema: { params: FileParams, response: { 200: FileDeleted } } }, async (request) => {
+  app.delete("/files/:file_id", { schema: { params: FileParams, response: responses({ 200: FileDeleted }) } }, async (request) => {
     const { file_id } = request.params;
     if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id", "file_not_found");
     request.log.info({ fileId: file_id }, "file deleted");
@@ -52,7 +54,8 @@ export default async function filesRoutes(instance: FastifyInstance) {
   app.route({
     method: ["GET", "HEAD"],
     url: "/files/:file_id/content",
-    schema: { params: FileParams },
+    // The body is the file's bytes (a stream, never serialized): its schema only documents it.
+    schema: { params: FileParams, response: responses({ 200: FileBytes, 206: FileBytes }) },
     handler: async (request, reply) => {
       const { file_id } = request.params;
       const file = await app.files.get(request.auth.projectId, file_id);

@@ -20,6 +20,7 @@ import {
 } from "../../../errors.js";
 import { multipartError } from "../../../plugins/error-handler.js";
 import { FileObject, fileObject } from "./file-object.js";
+import { responses } from "../../responses.js";
 
 /** A form's bytes besides the file: boundaries, part headers, a short purpose. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -43,7 +44,7 @@ export default async function uploadRoute(app: FastifyInstance) {
     limits: { fileSize: maxBytes + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10, headerPairs: 50 },
   });
 
-  app.post("/files", { schema: { response: { 200: FileObject } } }, async (request) => {
+  app.post("/files", { schema: { response: responses({ 200: FileObject }) } }, async (request) => {
     if (!request.isMultipart()) throw unsupportedMediaType(request.headers["content-type"]);
     // A body that cannot hold a file under the limit is refused before a byte is stored.
     const declared = Number(request.headers["content-length"] ?? NaN);

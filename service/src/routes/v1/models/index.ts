@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AgentInfo } from "../../../domain/agents/types.js";
 import { modelNotFound } from "../../../errors.js";
+import { responses } from "../../responses.js";
 
 /** The rest of the path after /models/ (the router's wildcard). */
 const WildcardParams = Type.Object({ "*": Type.String() });
@@ -22,12 +23,12 @@ export default async function modelsRoutes(instance: FastifyInstance) {
 
   app.get(
     "/models",
-    { schema: { response: { 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) } } },
+    { schema: { response: responses({ 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) }) } },
     async (request) => ({ object: "list" as const, data: app.agents.list(request.auth.projectId).map(toModel) }),
   );
 
   // Model ids hold a slash and a colon (`agentport/chat:latest`), sent raw or percent-encoded.
-  app.get("/models/*", { schema: { params: WildcardParams, response: { 200: Model } } }, async (request) => {
+  app.get("/models/*", { schema: { params: WildcardParams, response: responses({ 200: Model }) } }, async (request) => {
     const raw = request.params["*"];
     let id = raw;
     try {

@@ -9,6 +9,7 @@ import { Type } from "typebox";
 import { notFound } from "../../../errors.js";
 import { assertRole, requireMember } from "../../../plugins/member-auth.js";
 import { createdApiKey, projectApiKey } from "../../../domain/key-presentation.js";
+import { responses } from "../../responses.js";
 
 const ProjectParams = Type.Object({ project_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const KeyParams = Type.Object({ project_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });
@@ -16,6 +17,33 @@ const ListQuery = Type.Object({
   after: Type.Optional(Type.String()),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
+const nullableInt = Type.Union([Type.Integer(), Type.Null()]);
+/** A project API key as OpenAI's admin API shows it (never the secret). */
+const ApiKey = Type.Object({
+  object: Type.Literal("organization.project.api_key"),
+  id: Type.String(),
+  name: Type.String(),
+  redacted_value: Type.String(),
+  created_at: Type.Integer(),
+  last_used_at: nullableInt,
+  created_by: Type.String(),
+  owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
+});
+const ApiKeyList = Type.Object({
+  object: Type.Literal("list"),
+  data: Type.Array(ApiKey),
+  first_id: Type.Union([Type.String(), Type.Null()]),
+  last_id: Type.Union([Type.String(), Type.Null()]),
+  has_more: Type.Boolean(),
+});
+const anyObject = Type.Object({}, { additionalProperties: true });
+/** The one-time view at creation: the key, its secret, the API base URL and MCP client configurations. */
+const CreatedApiKey = Type.Intersect([
+  ApiKey,
+  Type.Object({ secret: Type.String(), base_url: Type.String(), mcp_json: anyObject, mcp_configs: anyObject }),
+]);
+const ApiKeyDeleted = Type.Object({ object: Type.Literal("organization.project.api_key.deleted"), id: Type.String(), deleted: Type.Boolean() });
+
 const CreateBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }) },
   { additionalProperties: false },
@@ -27,15 +55,15 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   app.addHook("onRequest", requireMember);
   const base = "/projects/:project_id/api_keys";
 
-  app.get(base, { schema: { params: ProjectParams, querystring: ListQuery } }, async (request) => {
+  app.get(base, { schema: { params: ProjectParams, querystring: ListQuery, response: responses({ 200: ApiKeyList }) } }, async (request) => {
     const { project_id } = request.params;
     const { after, limit } = request.query;
     const page = await app.apiKeys.list(project_id, { after, limit });
     const data = page.data.map(projectApiKey);
-    return { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
+    return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
   });
 
-  app.post(base, { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
+  app.post(base, { schema: { params: ProjectParams, body: CreateBody, response: responses({ 201: CreatedApiKey }) } }, async (request, reply) => {
     assertRole(request.member, ["owner", "admin"], "create API keys");
     const { project_id } = request.params;
     const { name } = request.body;
@@ -45,18 +73,18 @@ export default async function organizationRoutes(instance: FastifyInstance) {
     return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);
   });
 
-  app.get(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
+  app.get(`${base}/:key_id`, { schema: { params: KeyParams, response: responses({ 200: ApiKey }) } }, async (request) => {
     const { project_id, key_id } = request.params;
     const key = await app.apiKeys.get(project_id, key_id);
     if (!key) throw notFound("api key", key_id, "key_id", "api_key_not_found");
     return projectApiKey(key);
   });
 
-  app.delete(`${base}/:key_id`, { schema: { params: KeyParams } }, async (request) => {
+  app.delete(`${base}/:key_id`, { schema: { params: KeyParams, response: responses({ 200: ApiKeyDeleted }) } }, async (request) => {
     assertRole(request.member, ["owner", "admin"], "delete API keys");
     const { project_id, key_id } = request.params;
     if (!(await app.apiKeys.delete(project_id, key_id))) throw notFound("api key", key_id, "key_id", "api_key_not_found");
     request.log.info({ keyId: key_id }, "api key revoked");
-    return { object: "organization.project.api_key.deleted", id: key_id, deleted: true };
+    return { object: "organization.project.api_key.deleted" as const, id: key_id, deleted: true };
   });
 }

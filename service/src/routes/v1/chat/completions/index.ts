@@ -6,13 +6,14 @@ import { toChatRequest } from "./chat-request.js";
 import { jsonCompletion } from "./json.js";
 import { ChatBody, ChatCompletion } from "./schema.js";
 import { streamCompletion } from "./stream.js";
+import { responses } from "../../../responses.js";
 
 export default async function chatCompletionsRoutes(instance: FastifyInstance) {
   // Handlers get their request types from the route schemas.
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   // The body is JSON: a text/plain one is a 415, not a string that fails the schema as "must be object".
   app.removeContentTypeParser("text/plain");
-  app.post("/chat/completions", { schema: { body: ChatBody, response: { 200: ChatCompletion } } }, async (request, reply) => {
+  app.post("/chat/completions", { schema: { body: ChatBody, response: responses({ 200: ChatCompletion }) } }, async (request, reply) => {
     const body = request.body;
     const agent = app.agents.resolve(request.auth.projectId, body.model);
     if (!agent) throw modelNotFound(body.model);
