@@ -29,30 +29,45 @@ const Message = Type.Object(
 
 export const ChatBody = Type.Object(
   {
+    /** The agent to ask: `<MODEL_PREFIX>/<agent id>`, as GET /v1/models lists them. */
     model: Type.String({ minLength: 1 }),
+    /** The conversation, oldest first; the agent answers the last user message in its context. */
     messages: Type.Array(Message, { minItems: 1 }),
+    /** true: Server-Sent Events of chat.completion.chunk; otherwise one chat.completion. */
     stream: nullable(Type.Boolean()),
+    /** With `stream` only: `include_usage` adds a last chunk with the usage. */
     stream_options: nullable(
       Type.Object(
         { include_usage: Type.Optional(Type.Boolean()), include_obfuscation: Type.Optional(Type.Boolean()) },
         { additionalProperties: false },
       ),
     ),
+    /** Sampling temperature; passed to `llm` agents, ignored by offline ones. */
     temperature: nullable(Type.Number({ minimum: 0, maximum: 2 })),
+    /** Nucleus sampling; passed to `llm` agents, ignored by offline ones. */
     top_p: nullable(Type.Number({ minimum: 0, maximum: 1 })),
     // Upper bounds keep out Infinity (JSON's 1e400), which `type: integer` alone lets through.
+    /** Most tokens to generate (legacy name); the answer ends with finish_reason "length" there. */
     max_tokens: nullable(Type.Integer({ minimum: 1, maximum: MAX_INT32 })),
+    /** Most tokens to generate (current name); wins over max_tokens when both are sent. */
     max_completion_tokens: nullable(Type.Integer({ minimum: 1, maximum: MAX_INT32 })),
+    /** Up to four sequences that end the answer. */
     stop: nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })])),
+    /** Number of choices; only 1 is supported. */
     n: nullable(Type.Integer({ minimum: 1, maximum: 128 })),
+    /** The end user's id, for the upstream's abuse monitoring. */
     user: Type.Optional(Type.String()),
+    /** Up to 16 string pairs kept with the request (OpenAI's shape). */
     metadata: nullable(Type.Record(Type.String(), Type.String({ maxLength: 512 }), { maxProperties: 16 })),
+    /** Functions the model may call (`llm` agents only). */
     tools: Type.Optional(
       Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }), { maxItems: 128 }),
     ),
+    /** Which tool to call, "auto", "none" or "required" (`llm` agents only). */
     tool_choice: Type.Optional(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })])),
     // Forwarded to `llm` agents' upstream as sent.
     parallel_tool_calls: Type.Optional(Type.Boolean()),
+    /** JSON mode or a JSON schema for the answer (`llm` agents only). */
     response_format: Type.Optional(Type.Object({ type: Type.String() }, { additionalProperties: true })),
     seed: nullable(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
     presence_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
@@ -69,25 +84,73 @@ export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "respons
 /** Fields forwarded untouched to an `llm` agent's upstream. */
 export const PASSTHROUGH = ["parallel_tool_calls", "response_format", "seed", "presence_penalty", "frequency_penalty", "reasoning_effort", "max_completion_tokens"] as const;
 
+const Usage = Type.Object({
+  /** Tokens of the request's messages. */
+  prompt_tokens: Type.Integer(),
+  /** Tokens of the answer. */
+  completion_tokens: Type.Integer(),
+  /** The two together. */
+  total_tokens: Type.Integer(),
+});
+
 /** The non-streaming answer (a response schema also lets Fastify serialize it fast). */
 export const ChatCompletion = Type.Object({
+  /** `chatcmpl-…`, unique per answer. */
   id: Type.String(),
   object: Type.Literal("chat.completion"),
+  /** Unix seconds. */
+  created: Type.Integer(),
+  /** The model id the request named. */
+  model: Type.String(),
+  /** Always null: no fixed backend configuration to report. */
+  system_fingerprint: Type.Null(),
+  choices: Type.Array(
+    Type.Object({
+      /** Always 0 (n is 1). */
+      index: Type.Integer(),
+      message: Type.Object({
+        role: Type.Literal("assistant"),
+        /** The answer; null when the answer is tool calls only. */
+        content: Type.Union([Type.String(), Type.Null()]),
+        refusal: Type.Null(),
+        /** Calls the `llm` agent's upstream asked for, whole (arguments joined). */
+        tool_calls: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+      }),
+      logprobs: Type.Null(),
+      /** "stop", "length", "tool_calls" or "content_filter". */
+      finish_reason: Type.String(),
+    }),
+  ),
+  usage: Usage,
+});
+
+/**
+ * One SSE event of a streamed answer (chunks.ts writes them as text, head prebuilt; this type is
+ * the contract): the role first, then content or tool-call deltas, a last chunk with
+ * `finish_reason`, and, when `stream_options.include_usage` asked for it, a chunk with `usage`
+ * and no choices.
+ */
+export const ChatCompletionChunk = Type.Object({
+  /** The same for every chunk of one answer. */
+  id: Type.String(),
+  object: Type.Literal("chat.completion.chunk"),
+  /** Unix seconds, the same for every chunk. */
   created: Type.Integer(),
   model: Type.String(),
   system_fingerprint: Type.Null(),
   choices: Type.Array(
     Type.Object({
       index: Type.Integer(),
-      message: Type.Object({
-        role: Type.Literal("assistant"),
-        content: Type.Union([Type.String(), Type.Null()]),
-        refusal: Type.Null(),
+      delta: Type.Object({
+        role: Type.Optional(Type.Literal("assistant")),
+        content: Type.Optional(Type.String()),
         tool_calls: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
       }),
       logprobs: Type.Null(),
-      finish_reason: Type.String(),
+      /** null until the last content chunk's successor. */
+      finish_reason: Type.Union([Type.String(), Type.Null()]),
     }),
   ),
-  usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+  usage: Type.Optional(Usage),
 });
+export type ChatCompletionChunk = Static<typeof ChatCompletionChunk>;
