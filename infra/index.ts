@@ -13,6 +13,7 @@ import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
 import { createManagedData } from "./data/index.js";
 import { PlatformRelease } from "./platform/release.js";
+import { buildPlatformValues } from "./platform/values/index.js";
 import { Secrets } from "./secrets.js";
 import { createStorage } from "./storage/index.js";
 import { platformUrls } from "./urls.js";
@@ -25,7 +26,7 @@ const data = await createManagedData("data", spec, secrets, resourceGroup);
 const managed = data.endpoints;
 
 // The release starts the platform's pods: its data services must be usable first.
-const platform = new PlatformRelease("platform", { spec, values: { secrets, storage, managed } }, { dependsOn: data.ready });
+const platform = new PlatformRelease("platform", { chart: spec.platform, values: buildPlatformValues({ spec, secrets, storage, managed }) }, { dependsOn: data.ready });
 
 // Built and pushed before the release, so a failed build stops the `up` before the platform changes.
 const image = apiImage("api-image", spec);

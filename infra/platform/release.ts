@@ -4,15 +4,43 @@
  * otherwise.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Release } from "@pulumi/kubernetes/helm/v3/index.js";
+import { Release, type ReleaseArgs } from "@pulumi/kubernetes/helm/v3/index.js";
 import type { StackSpec } from "../config.js";
-import { buildPlatformValues, type ValuesInput } from "./values/index.js";
+import type { Values } from "./values/types.js";
+
+/** Where the chart comes from and how Helm installs it (the stack's `platform` group). */
+export type ChartSource = Pick<
+  StackSpec["platform"],
+  "releaseName" | "namespace" | "chart" | "version" | "repository" | "chartCredentials" | "timeoutSeconds" | "atomic"
+>;
 
 export interface PlatformReleaseArgs {
-  /** The validated stack (platform.* gives chart, version, repository, namespace). */
-  spec: StackSpec;
-  /** Everything else the values are built from. */
-  values: Omit<ValuesInput, "spec">;
+  /** The chart, its version and source, the release's name and namespace, Helm's install options. */
+  chart: ChartSource;
+  /** The whole values tree (buildPlatformValues); it goes in as one secret. */
+  values: pulumi.Input<Values>;
+}
+
+/** The Helm Release's arguments for a chart source and a values tree: pure, tested like the values builders. */
+export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>): ReleaseArgs {
+  const c = p.chartCredentials;
+  const oci = p.repository.startsWith("oci://");
+  return {
+    name: p.releaseName,
+    namespace: p.namespace,
+    createNamespace: true,
+    // OCI charts are named by their full reference; a Helm repository goes in repositoryOpts with
+    // its own credentials (the image registry's are for pulling images, not charts).
+    chart: oci ? `${p.repository.replace(/\/+$/, "")}/${p.chart}` : p.chart,
+    version: p.version,
+    ...(oci ? {} : { repositoryOpts: { repo: p.repository, ...(c ? { username: c.username, password: pulumi.secret(c.password) } : {}) } }),
+    // Release values have leaked to plaintext state otherwise.
+    values: pulumi.secret(pulumi.output(values)) as unknown as pulumi.Output<Record<string, unknown>>,
+    timeout: p.timeoutSeconds,
+    atomic: p.atomic,
+    cleanupOnFail: p.atomic,
+    maxHistory: 10,
+  };
 }
 
 export class PlatformRelease extends pulumi.ComponentResource {
@@ -25,31 +53,9 @@ export class PlatformRelease extends pulumi.ComponentResource {
 
   constructor(name: string, args: PlatformReleaseArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:platform:PlatformRelease", name, {}, opts);
-    const { spec } = args;
-    const p = spec.platform;
-    const c = p.chartCredentials;
-    const oci = p.repository.startsWith("oci://");
-    const values = buildPlatformValues({ spec, ...args.values });
-    const release = new Release(
-      `${name}-chart`,
-      {
-        name: p.releaseName,
-        namespace: p.namespace,
-        createNamespace: true,
-        // OCI charts are named by their full reference; a Helm repository goes in repositoryOpts with
-        // its own credentials (the image registry's are for pulling images, not charts).
-        chart: oci ? `${p.repository.replace(/\/+$/, "")}/${p.chart}` : p.chart,
-        version: p.version,
-        ...(oci ? {} : { repositoryOpts: { repo: p.repository, ...(c ? { username: c.username, password: pulumi.secret(c.password) } : {}) } }),
-        values: pulumi.secret(pulumi.output(values)) as unknown as pulumi.Output<Record<string, unknown>>,
-        timeout: p.timeoutSeconds,
-        atomic: p.atomic,
-        cleanupOnFail: p.atomic,
-        maxHistory: 10,
-      },
-      // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
-      { parent: this, dependsOn: opts.dependsOn },
-    );
+    const p = args.chart;
+    // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
+    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), { parent: this, dependsOn: opts.dependsOn });
     this.releaseName = release.name.apply((n) => n ?? p.releaseName);
     this.namespace = release.namespace.apply((n) => n ?? p.namespace);
     this.status = release.status.apply((s) => s?.status ?? "unknown");
