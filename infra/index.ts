@@ -32,10 +32,13 @@ const platform = new PlatformRelease("platform", { chart: spec.platform, values:
 const image = apiImage("api-image", spec);
 // On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).
 const apiDbPassword = managed.sqldb ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }).result : undefined;
+const settings = serviceSettings(spec);
 const api = new ApiService(
   "api",
   {
-    spec,
+    api: spec.api,
+    settings,
+    gatewayNamespace: spec.platform.namespace,
     databaseUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb, apiDbPassword && { user: API_DB_ROLE, password: apiDbPassword }),
     dbRole: apiDbPassword && { adminUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb), appPassword: pulumi.secret(apiDbPassword) },
     jwtSecret: secrets.jwtSecret,
@@ -55,7 +58,7 @@ export const apiBaseUrl = api.baseUrl;
 export const mcpUrl = api.mcpUrl;
 export const apiImageRef = image.ref;
 /** AWS: the load balancer's certificate, checked to cover the API host. */
-export const apiCertificate = checkApiCertificate(spec, serviceSettings(spec).host);
+export const apiCertificate = checkApiCertificate(spec, settings.host);
 export const platformUrl = urls.platform;
 export const chatUrl = urls.chat;
 export const dashboardsUrl = urls.dashboards;

@@ -12,13 +12,17 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "@pulumi/k
 import { Ingress, NetworkPolicy } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
-import { AGENTS_DIR, API_SERVICE_ACCOUNT, PRE_STOP_SLEEP_SECONDS, serviceSettings } from "./settings.js";
+import { AGENTS_DIR, API_SERVICE_ACCOUNT, PRE_STOP_SLEEP_SECONDS, type ServiceSettings } from "./settings.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
 import { dbRoleJob } from "./db-role-job.js";
 
 export interface ApiServiceArgs {
-  /** The validated stack (api.*, ingress, gateway, jwt). */
-  spec: StackSpec;
+  /** The stack's `api` group: namespace, port, replicas and autoscaling, resources, scheduling, agents. */
+  api: StackSpec["api"];
+  /** What the stack derives for the service (serviceSettings): env, host, TLS, gateway annotations. */
+  settings: ServiceSettings;
+  /** The namespace the platform's gateway runs in: the only one allowed to reach the pods. */
+  gatewayNamespace: string;
   /** DATABASE_URL (secret). */
   databaseUrl: pulumi.Output<string>;
   /** JWT secret shared with the platform (jwt.secret). */
@@ -51,9 +55,7 @@ export class ApiService extends pulumi.ComponentResource {
 
   constructor(name: string, args: ApiServiceArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:api:ApiService", name, {}, opts);
-    const { spec } = args;
-    const api = spec.api;
-    const s = serviceSettings(spec);
+    const { api, settings: s } = args;
     const parent = { parent: this };
     const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
     const labels = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" };
@@ -213,7 +215,7 @@ export class ApiService extends pulumi.ComponentResource {
         spec: {
           podSelector: { matchLabels: labels },
           policyTypes: ["Ingress"],
-          ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": spec.platform.namespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
+          ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": args.gatewayNamespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
         },
       },
       parent,
