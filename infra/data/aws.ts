@@ -11,19 +11,178 @@ import { Broker, Configuration as MqConfiguration } from "@pulumi/aws/mq/index.j
 import { RandomId } from "@pulumi/random/randomId.js";
 import { Instance, ParameterGroup, SubnetGroup as DbSubnetGroup } from "@pulumi/aws/rds/index.js";
 import type { StackSpec } from "../config.js";
-import type { Secrets } from "../secrets.js";
 import { hostOf, serviceSecurityGroup } from "./aws-network.js";
-import type { ManagedDataServices, ManagedEndpoints, PostgresEndpoint } from "./types.js";
-import { managedPostgres } from "./types.js";
+import type { Login, ManagedDataServices, ManagedEndpoints, ManagedLogins, PostgresEndpoint } from "./types.js";
 
 /** Amazon MQ for RabbitMQ's largest consumer_timeout (ms). */
 export const MQ_CONSUMER_TIMEOUT_MS = 2_147_483_647;
 
 export interface AwsDataServicesArgs {
-  /** The validated stack: data modes and sizes, cloud.aws network, service credentials. */
-  spec: StackSpec;
-  /** Passwords and tokens of the services. */
-  secrets: Secrets;
+  /** The services to create, each with the login the platform uses (managedLogins). */
+  logins: ManagedLogins;
+  /** The cluster's network: region, VPC, private subnets, the CIDRs allowed in, tags (cloud.aws). */
+  network: StackSpec["cloud"]["aws"];
+  /** Instance classes, storage, versions, multi-AZ and deletion protection (data.aws). */
+  sizing: StackSpec["data"]["aws"];
+}
+
+/** What every service's resources share: the component as parent, network, sizes, snapshot naming. */
+interface Context {
+  name: string;
+  component: pulumi.ComponentResource;
+  network: AwsDataServicesArgs["network"];
+  sizing: AwsDataServicesArgs["sizing"];
+  /** The final snapshot's settings for a resource id (unique per stack and creation). */
+  snapshots(id: string): { skipFinalSnapshot: boolean; finalSnapshotIdentifier: pulumi.Output<string> };
+}
+
+// Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected.
+const stateful = (c: Context) => ({ parent: c.component, protect: true });
+const common = (c: Context) => ({ region: c.network.region, tags: c.network.tags });
+
+/** RDS PostgreSQL, encrypted, private, TLS forced (except the vector store, which the platform reaches without it). */
+function createPostgres(c: Context, kind: "sqldb" | "vectordb", login: Login & { database: string }): PostgresEndpoint {
+  const { network: net, sizing: size } = c;
+  const id = `${c.name}-${kind}`;
+  const parent = { parent: c.component };
+  const sg = serviceSecurityGroup(`${id}-sg`, 5432, net, c.component);
+  const subnets = new DbSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, ...common(c) }, parent);
+  const family = `postgres${size.postgresVersion.split(".")[0]}`;
+  // The platform connects to the vector store with sslmode=disable, so TLS cannot be forced there.
+  const params = new ParameterGroup(
+    `${id}-params`,
+    { family, ...common(c), parameters: kind === "vectordb" ? [{ name: "rds.force_ssl", value: "0" }] : [{ name: "rds.force_ssl", value: "1" }] },
+    parent,
+  );
+  const storageGb = kind === "sqldb" ? size.postgresStorageGb : size.vectorStorageGb;
+  const db = new Instance(
+    id,
+    {
+      engine: "postgres",
+      engineVersion: size.postgresVersion,
+      instanceClass: kind === "sqldb" ? size.postgresInstanceClass : size.vectorInstanceClass,
+      allocatedStorage: storageGb,
+      maxAllocatedStorage: storageGb * 4,
+      storageType: "gp3",
+      storageEncrypted: true,
+      dbName: login.database,
+      username: login.username,
+      password: login.password,
+      parameterGroupName: params.name,
+      dbSubnetGroupName: subnets.name,
+      vpcSecurityGroupIds: [sg.id],
+      publiclyAccessible: false,
+      multiAz: size.multiAz,
+      deletionProtection: size.deletionProtection,
+      backupRetentionPeriod: 7,
+      copyTagsToSnapshot: true,
+      autoMinorVersionUpgrade: true,
+      ...common(c),
+      ...c.snapshots(id),
+    },
+    stateful(c),
+  );
+  return { host: db.address, port: db.port, username: login.username, password: login.password, database: login.database };
+}
+
+/** ElastiCache Redis with TLS in transit, encryption at rest and an auth token. */
+function createCache(c: Context, login: { password: pulumi.Output<string> }): NonNullable<ManagedEndpoints["cache"]> {
+  const { network: net, sizing: size } = c;
+  const id = `${c.name}-cache`;
+  const sg = serviceSecurityGroup(`${id}-sg`, 6379, net, c.component);
+  const subnets = new CacheSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, ...common(c) }, { parent: c.component });
+  const cache = new ReplicationGroup(
+    id,
+    {
+      description: "Platform cache",
+      engine: "redis",
+      engineVersion: "7.1",
+      nodeType: size.cacheNodeType,
+      port: 6379,
+      numCacheClusters: size.multiAz ? 2 : 1,
+      automaticFailoverEnabled: size.multiAz,
+      multiAzEnabled: size.multiAz,
+      transitEncryptionEnabled: true,
+      atRestEncryptionEnabled: true,
+      authToken: login.password,
+      subnetGroupName: subnets.name,
+      securityGroupIds: [sg.id],
+      ...common(c),
+    },
+    stateful(c),
+  );
+  return { host: cache.primaryEndpointAddress, port: 6379, username: "default", password: login.password };
+}
+
+/** DocumentDB with its instances (the platform waits for them: the endpoint answers only once one runs). */
+function createDocdb(c: Context, login: Login & { database: string }): { endpoint: NonNullable<ManagedEndpoints["docdb"]>; instances: pulumi.Resource[] } {
+  const { network: net, sizing: size } = c;
+  const id = `${c.name}-docdb`;
+  const sg = serviceSecurityGroup(`${id}-sg`, 27017, net, c.component);
+  const subnets = new DocdbSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, ...common(c) }, { parent: c.component });
+  const cluster = new DocdbCluster(
+    id,
+    {
+      engine: "docdb",
+      masterUsername: login.username,
+      masterPassword: login.password,
+      storageEncrypted: true,
+      dbSubnetGroupName: subnets.name,
+      vpcSecurityGroupIds: [sg.id],
+      deletionProtection: size.deletionProtection,
+      backupRetentionPeriod: 7,
+      ...common(c),
+      ...c.snapshots(id),
+    },
+    stateful(c),
+  );
+  const instances = Array.from(
+    { length: size.docdbInstances },
+    (_, i) => new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, ...common(c) }, stateful(c)),
+  );
+  // DocumentDB: TLS on, one replica set "rs0", no retryable writes.
+  const uri = pulumi
+    .all([cluster.endpoint, login.password])
+    .apply(
+      ([host, pw]) =>
+        `mongodb://${encodeURIComponent(login.username)}:${encodeURIComponent(pw)}@${host}:27017/${login.database}?tls=true&replicaSet=rs0&readPreference=secondaryPreferred&retryWrites=false`,
+    );
+  return { endpoint: { uri: pulumi.secret(uri) }, instances };
+}
+
+/** Amazon MQ for RabbitMQ, with a configuration for long agent runs. */
+function createBroker(c: Context, login: Login): NonNullable<ManagedEndpoints["mq"]> {
+  const { network: net, sizing: size } = c;
+  const id = `${c.name}-mq`;
+  const sg = serviceSecurityGroup(`${id}-sg`, 5671, net, c.component);
+  // Long agent runs hold a message for a long time: Amazon MQ's default consumer_timeout
+  // (30 min) would close their channels. Its maximum, as the in-cluster broker's year cannot be set.
+  const config = new MqConfiguration(
+    `${id}-config`,
+    { engineType: "RabbitMQ", engineVersion: size.mqEngineVersion, name: `${id}-${pulumi.getStack()}`, data: `consumer_timeout = ${MQ_CONSUMER_TIMEOUT_MS}\n`, ...common(c) },
+    { parent: c.component },
+  );
+  // Note: any change to `users` replaces the broker (Amazon MQ cannot edit them in place).
+  const broker = new Broker(
+    id,
+    {
+      engineType: "RabbitMQ",
+      engineVersion: size.mqEngineVersion,
+      hostInstanceType: size.mqInstanceType,
+      deploymentMode: size.multiAz ? "CLUSTER_MULTI_AZ" : "SINGLE_INSTANCE",
+      subnetIds: size.multiAz ? net.subnetIds : net.subnetIds.slice(0, 1),
+      securityGroups: [sg.id],
+      publiclyAccessible: false,
+      autoMinorVersionUpgrade: true,
+      users: [{ username: login.username, password: login.password }],
+      logs: { general: true },
+      configuration: { id: config.id, revision: config.latestRevision },
+      ...common(c),
+    },
+    stateful(c),
+  );
+  const host = broker.instances.apply((i) => hostOf(i?.[0]?.endpoints?.[0]));
+  return { host, port: 5671, username: login.username, password: login.password };
 }
 
 export class AwsDataServices extends pulumi.ComponentResource implements ManagedDataServices {
@@ -32,166 +191,29 @@ export class AwsDataServices extends pulumi.ComponentResource implements Managed
 
   constructor(name: string, args: AwsDataServicesArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:data:AwsDataServices", name, {}, opts);
-    const { spec, secrets } = args;
-    const net = spec.cloud.aws;
-    const size = spec.data.aws;
-    const region = net.region;
-    const tags = net.tags;
-    const parent = { parent: this };
-    // Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected.
-    const stateful = { parent: this, protect: true };
+    const { logins, sizing } = args;
     // Final snapshot names are unique per stack and per creation: a second stack, or this one
     // recreated, would otherwise collide with the snapshot an earlier delete left behind.
-    const snapshotSuffix = new RandomId(`${name}-snapshot-suffix`, { byteLength: 4 }, parent).hex;
-    const snapshots = (id: string) => ({
-      skipFinalSnapshot: !size.deletionProtection,
-      finalSnapshotIdentifier: pulumi.interpolate`${id}-${pulumi.getStack()}-final-${snapshotSuffix}`,
-    });
-
-    const postgres = (kind: "sqldb" | "vectordb", user: string, password: pulumi.Output<string>, database: string): PostgresEndpoint => {
-      const id = `${name}-${kind}`;
-      const sg = serviceSecurityGroup(`${id}-sg`, 5432, net, this);
-      const subnets = new DbSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, region, tags }, parent);
-      const family = `postgres${size.postgresVersion.split(".")[0]}`;
-      // The platform connects to the vector store with sslmode=disable, so TLS cannot be forced there.
-      const params = new ParameterGroup(
-        `${id}-params`,
-        { family, region, tags, parameters: kind === "vectordb" ? [{ name: "rds.force_ssl", value: "0" }] : [{ name: "rds.force_ssl", value: "1" }] },
-        parent,
-      );
-      const db = new Instance(
-        id,
-        {
-          engine: "postgres",
-          engineVersion: size.postgresVersion,
-          instanceClass: kind === "sqldb" ? size.postgresInstanceClass : size.vectorInstanceClass,
-          allocatedStorage: kind === "sqldb" ? size.postgresStorageGb : size.vectorStorageGb,
-          maxAllocatedStorage: (kind === "sqldb" ? size.postgresStorageGb : size.vectorStorageGb) * 4,
-          storageType: "gp3",
-          storageEncrypted: true,
-          dbName: database,
-          username: user,
-          password,
-          parameterGroupName: params.name,
-          dbSubnetGroupName: subnets.name,
-          vpcSecurityGroupIds: [sg.id],
-          publiclyAccessible: false,
-          multiAz: size.multiAz,
-          deletionProtection: size.deletionProtection,
-          backupRetentionPeriod: 7,
-          copyTagsToSnapshot: true,
-          autoMinorVersionUpgrade: true,
-          region,
-          tags,
-          ...snapshots(id),
-        },
-        stateful,
-      );
-      return { host: db.address, port: db.port, username: user, password, database };
+    const snapshotSuffix = new RandomId(`${name}-snapshot-suffix`, { byteLength: 4 }, { parent: this }).hex;
+    const c: Context = {
+      name,
+      component: this,
+      network: args.network,
+      sizing,
+      snapshots: (id) => ({
+        skipFinalSnapshot: !sizing.deletionProtection,
+        finalSnapshotIdentifier: pulumi.interpolate`${id}-${pulumi.getStack()}-final-${snapshotSuffix}`,
+      }),
     };
-
-    Object.assign(this.endpoints, managedPostgres(spec, secrets, postgres));
-
-    if (spec.data.cache === "managed") {
-      const id = `${name}-cache`;
-      const sg = serviceSecurityGroup(`${id}-sg`, 6379, net, this);
-      const subnets = new CacheSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, region, tags }, parent);
-      const cache = new ReplicationGroup(
-        id,
-        {
-          description: "Platform cache",
-          engine: "redis",
-          engineVersion: "7.1",
-          nodeType: size.cacheNodeType,
-          port: 6379,
-          numCacheClusters: size.multiAz ? 2 : 1,
-          automaticFailoverEnabled: size.multiAz,
-          multiAzEnabled: size.multiAz,
-          transitEncryptionEnabled: true,
-          atRestEncryptionEnabled: true,
-          authToken: secrets.cachePassword,
-          subnetGroupName: subnets.name,
-          securityGroupIds: [sg.id],
-          region,
-          tags,
-        },
-        stateful,
-      );
-      this.endpoints.cache = { host: cache.primaryEndpointAddress, port: 6379, username: "default", password: secrets.cachePassword };
+    if (logins.sqldb) this.endpoints.sqldb = createPostgres(c, "sqldb", logins.sqldb);
+    if (logins.vectordb) this.endpoints.vectordb = createPostgres(c, "vectordb", logins.vectordb);
+    if (logins.cache) this.endpoints.cache = createCache(c, logins.cache);
+    if (logins.docdb) {
+      const docdb = createDocdb(c, logins.docdb);
+      this.endpoints.docdb = docdb.endpoint;
+      this.ready.push(...docdb.instances);
     }
-
-    if (spec.data.docdb === "managed") {
-      const id = `${name}-docdb`;
-      const sg = serviceSecurityGroup(`${id}-sg`, 27017, net, this);
-      const subnets = new DocdbSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, region, tags }, parent);
-      const user = spec.docdb.auth.usernames[0];
-      const database = spec.docdb.auth.databases[0];
-      const password = secrets.docdbPasswords[0];
-      const cluster = new DocdbCluster(
-        id,
-        {
-          engine: "docdb",
-          masterUsername: user,
-          masterPassword: password,
-          storageEncrypted: true,
-          dbSubnetGroupName: subnets.name,
-          vpcSecurityGroupIds: [sg.id],
-          deletionProtection: size.deletionProtection,
-          backupRetentionPeriod: 7,
-          region,
-          tags,
-          ...snapshots(id),
-        },
-        stateful,
-      );
-      // The cluster endpoint answers only once an instance runs: the platform waits for them.
-      for (let i = 0; i < size.docdbInstances; i++) {
-        this.ready.push(new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, region, tags }, stateful));
-      }
-      // DocumentDB: TLS on, one replica set "rs0", no retryable writes.
-      const uri = pulumi
-        .all([cluster.endpoint, password])
-        .apply(
-          ([host, pw]) =>
-            `mongodb://${encodeURIComponent(user)}:${encodeURIComponent(pw)}@${host}:27017/${database}?tls=true&replicaSet=rs0&readPreference=secondaryPreferred&retryWrites=false`,
-        );
-      this.endpoints.docdb = { uri: pulumi.secret(uri) };
-    }
-
-    if (spec.data.mq === "managed") {
-      const id = `${name}-mq`;
-      const sg = serviceSecurityGroup(`${id}-sg`, 5671, net, this);
-      // Long agent runs hold a message for a long time: Amazon MQ's default consumer_timeout
-      // (30 min) would close their channels. Its maximum, as the in-cluster broker's year cannot be set.
-      const config = new MqConfiguration(
-        `${id}-config`,
-        { engineType: "RabbitMQ", engineVersion: size.mqEngineVersion, name: `${id}-${pulumi.getStack()}`, data: `consumer_timeout = ${MQ_CONSUMER_TIMEOUT_MS}\n`, region, tags },
-        parent,
-      );
-      // Note: any change to `users` replaces the broker (Amazon MQ cannot edit them in place).
-      const broker = new Broker(
-        id,
-        {
-          engineType: "RabbitMQ",
-          engineVersion: size.mqEngineVersion,
-          hostInstanceType: size.mqInstanceType,
-          deploymentMode: size.multiAz ? "CLUSTER_MULTI_AZ" : "SINGLE_INSTANCE",
-          subnetIds: size.multiAz ? net.subnetIds : net.subnetIds.slice(0, 1),
-          securityGroups: [sg.id],
-          publiclyAccessible: false,
-          autoMinorVersionUpgrade: true,
-          users: [{ username: spec.mq.auth.username, password: secrets.mqPassword }],
-          logs: { general: true },
-          configuration: { id: config.id, revision: config.latestRevision },
-          region,
-          tags,
-        },
-        stateful,
-      );
-      const host = broker.instances.apply((i) => hostOf(i?.[0]?.endpoints?.[0]));
-      this.endpoints.mq = { host, port: 5671, username: spec.mq.auth.username, password: secrets.mqPassword };
-    }
-
+    if (logins.mq) this.endpoints.mq = createBroker(c, logins.mq);
     this.registerOutputs({});
   }
 }

@@ -11,15 +11,15 @@ import { PrivateDnsZoneGroup, PrivateEndpoint } from "@pulumi/azure-native/netwo
 import { PrivateZone, VirtualNetworkLink } from "@pulumi/azure-native/privatedns/index.js";
 import { Redis, listRedisKeysOutput } from "@pulumi/azure-native/redis/index.js";
 import type { StackSpec } from "../config.js";
-import type { Secrets } from "../secrets.js";
-import type { ManagedDataServices, ManagedEndpoints, PostgresEndpoint } from "./types.js";
-import { managedPostgres } from "./types.js";
+import type { Login, ManagedDataServices, ManagedEndpoints, ManagedLogins, PostgresEndpoint } from "./types.js";
 
 export interface AzureDataServicesArgs {
-  /** The validated stack: data modes and sizes, cloud.azure network, service credentials. */
-  spec: StackSpec;
-  /** Passwords of the services. */
-  secrets: Secrets;
+  /** The services to create, each with the login the platform uses (managedLogins); no mq on Azure. */
+  logins: ManagedLogins;
+  /** Location, subnets, private DNS zones and tags (cloud.azure). */
+  network: StackSpec["cloud"]["azure"];
+  /** SKUs, versions and storage (data.azure). */
+  sizing: StackSpec["data"]["azure"];
   /** Resource group of the deployment. */
   resourceGroupName: pulumi.Input<string>;
 }
@@ -30,9 +30,9 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
 
   constructor(name: string, args: AzureDataServicesArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:data:AzureDataServices", name, {}, opts);
-    const { spec, secrets, resourceGroupName } = args;
-    const net = spec.cloud.azure;
-    const size = spec.data.azure;
+    const { logins, resourceGroupName } = args;
+    const net = args.network;
+    const size = args.sizing;
     const location = net.location;
     const tags = net.tags;
     const parent = { parent: this };
@@ -82,7 +82,7 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
     /** What the platform release must wait for: databases, extension settings, private endpoints with their DNS. */
     this.ready = [];
 
-    const postgres = (kind: "sqldb" | "vectordb", user: string, password: pulumi.Output<string>, database: string): PostgresEndpoint => {
+    const postgres = (kind: "sqldb" | "vectordb", { username: user, password, database }: Login & { database: string }): PostgresEndpoint => {
       const id = `${name}-${kind}`;
       const server = new Server(
         id,
@@ -116,9 +116,10 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
       return { host: server.fullyQualifiedDomainName, port: 5432, username: user, password, database };
     };
 
-    Object.assign(this.endpoints, managedPostgres(spec, secrets, postgres));
+    if (logins.sqldb) this.endpoints.sqldb = postgres("sqldb", logins.sqldb);
+    if (logins.vectordb) this.endpoints.vectordb = postgres("vectordb", logins.vectordb);
 
-    if (spec.data.cache === "managed") {
+    if (logins.cache) {
       const id = `${name}-cache`;
       const cache = new Redis(
         id,
@@ -139,8 +140,9 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
       this.endpoints.cache = { host: cache.hostName, port: cache.sslPort, username: "default", password: key };
     }
 
-    if (spec.data.docdb === "managed") {
+    if (logins.docdb) {
       const id = `${name}-docdb`;
+      const database = logins.docdb.database;
       const account = new DatabaseAccount(
         id,
         {
@@ -161,12 +163,11 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
       this.ready.push(
         new MongoDBResourceMongoDBDatabase(
           `${id}-db`,
-          { resourceGroupName, accountName: account.name, databaseName: spec.docdb.auth.databases[0], resource: { id: spec.docdb.auth.databases[0] } },
+          { resourceGroupName, accountName: account.name, databaseName: database, resource: { id: database } },
           stateful,
         ),
         ...privateEndpoint(id, account.id, "MongoDB", { name: "privatelink.mongo.cosmos.azure.com", id: net.privateDnsZoneIds.mongo }),
       );
-      const database = spec.docdb.auth.databases[0];
       // Picked by description: the list also holds read-only strings, in no promised order. The
       // database goes in the path, as on AWS.
       const uri = listDatabaseAccountConnectionStringsOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => {

@@ -33,19 +33,35 @@ export interface ManagedDataServices {
   readonly ready: pulumi.Resource[];
 }
 
-/** Makes one managed PostgreSQL server of a cloud: (role, user, password, database) → endpoint. */
-export type PostgresFactory = (role: "sqldb" | "vectordb", username: string, password: pulumi.Output<string>, database: string) => PostgresEndpoint;
+/** A login a managed service is created with. */
+export interface Login {
+  username: string;
+  password: pulumi.Output<string>;
+}
 
-/** The sqldb and vectordb endpoints the stack wants managed, from a cloud's PostgreSQL factory. */
-export function managedPostgres(spec: StackSpec, secrets: Secrets, postgres: PostgresFactory): Pick<ManagedEndpoints, "sqldb" | "vectordb"> {
-  const endpoints: Pick<ManagedEndpoints, "sqldb" | "vectordb"> = {};
-  if (spec.data.sqldb === "managed") {
-    const auth = spec.sqldb.global.sqldb.auth;
-    endpoints.sqldb = postgres("sqldb", auth.username, secrets.sqldbPassword, auth.database);
-  }
-  if (spec.data.vectordb === "managed") {
-    const v = spec.vectordb.postgresql;
-    endpoints.vectordb = postgres("vectordb", v.username, secrets.vectordbPassword, v.database);
-  }
-  return endpoints;
+/**
+ * The services a stack wants managed, each with the login (and database) the platform uses:
+ * all a cloud's component needs to know of the stack besides its network and sizes.
+ */
+export interface ManagedLogins {
+  sqldb?: Login & { database: string };
+  vectordb?: Login & { database: string };
+  /** Redis's auth token (its user is `default`). */
+  cache?: { password: pulumi.Output<string> };
+  docdb?: Login & { database: string };
+  mq?: Login;
+}
+
+/** Which services the stack has managed, with their logins: pure, from the stack and its secrets. */
+export function managedLogins(spec: StackSpec, secrets: Secrets): ManagedLogins {
+  const managed = (service: keyof StackSpec["data"]) => spec.data[service] === "managed";
+  const sql = spec.sqldb.global.sqldb.auth;
+  const vector = spec.vectordb.postgresql;
+  return {
+    ...(managed("sqldb") && { sqldb: { username: sql.username, password: secrets.sqldbPassword, database: sql.database } }),
+    ...(managed("vectordb") && { vectordb: { username: vector.username, password: secrets.vectordbPassword, database: vector.database } }),
+    ...(managed("cache") && { cache: { password: secrets.cachePassword } }),
+    ...(managed("docdb") && { docdb: { username: spec.docdb.auth.usernames[0], password: secrets.docdbPasswords[0], database: spec.docdb.auth.databases[0] } }),
+    ...(managed("mq") && { mq: { username: spec.mq.auth.username, password: secrets.mqPassword } }),
+  };
 }
