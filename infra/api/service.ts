@@ -12,9 +12,10 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "@pulumi/k
 import { Ingress, NetworkPolicy } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
-import { AGENTS_DIR, API_SERVICE_ACCOUNT, PRE_STOP_SLEEP_SECONDS, type ServiceSettings } from "./settings.js";
+import { API_SERVICE_ACCOUNT, type ServiceSettings } from "./settings.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
 import { dbRoleJob } from "./db-role-job.js";
+import { apiPodTemplate } from "./pod.js";
 
 export interface ApiServiceArgs {
   /** The stack's `api` group: namespace, port, replicas and autoscaling, resources, scheduling, agents. */
@@ -121,7 +122,6 @@ export class ApiService extends pulumi.ComponentResource {
           parent,
         )
       : undefined;
-    const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
     const deployment = new Deployment(
       `${name}-deployment`,
       {
@@ -132,49 +132,17 @@ export class ApiService extends pulumi.ComponentResource {
           // A new Deployment starts at 1 and the HPA raises it to minReplicas (api.replicas).
           selector: { matchLabels: labels },
           strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-          template: {
-            metadata: { labels, ...(agentsJson && { annotations: { "agentport.dev/agents-checksum": sha256(agentsJson) } }) },
-            spec: {
-              terminationGracePeriodSeconds: s.terminationGracePeriodSeconds,
-              nodeSelector: api.nodeSelector as Record<string, string>,
-              tolerations: api.tolerations as never,
-              // Pod Security "restricted": non-root, RuntimeDefault seccomp, no privilege escalation,
-              // no capabilities; and no Kubernetes API token, which the service never uses.
-              securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
-              automountServiceAccountToken: false,
-              ...(serviceAccount ? { serviceAccountName: serviceAccount.metadata.name } : {}),
-              ...(pullSecret ? { imagePullSecrets: [{ name: pullSecret.metadata.name }] } : {}),
-              // Replicas on different nodes where the cluster has them: one node's loss is not the API's.
-              topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: labels } }],
-              containers: [
-                {
-                  name: "api",
-                  image: args.image,
-                  ports: [{ name: "http", containerPort: api.port }],
-                  env: Object.entries(s.env).map(([k, value]) => ({ name: k, value })),
-                  envFrom: [{ secretRef: { name: secret.metadata.name } }],
-                  resources: api.resources as never,
-                  livenessProbe: probe("/health", 3),
-                  readinessProbe: probe("/health/ready", 2),
-                  startupProbe: { httpGet: { path: "/health", port: "http" }, periodSeconds: 2, failureThreshold: 60 },
-                  // Keep serving while the endpoint is removed from the gateway, then drain on SIGTERM.
-                  // The kubelet's own sleep (Kubernetes 1.30+): the image needs no sleep binary.
-                  lifecycle: { preStop: { sleep: { seconds: PRE_STOP_SLEEP_SECONDS } } },
-                  securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
-                  volumeMounts: [
-                    { name: "tmp", mountPath: "/tmp" },
-                    ...(agents ? [{ name: "agents", mountPath: AGENTS_DIR, readOnly: true }] : []),
-                    ...(ca ? [{ name: "ca", mountPath: CA_DIR, readOnly: true }] : []),
-                  ],
-                },
-              ],
-              volumes: [
-                { name: "tmp", emptyDir: {} },
-                ...(agents ? [{ name: "agents", configMap: { name: agents.metadata.name } }] : []),
-                ...(ca ? [{ name: "ca", configMap: { name: ca.metadata.name } }] : []),
-              ],
-            },
-          },
+          template: apiPodTemplate({
+            api,
+            settings: s,
+            image: args.image,
+            labels,
+            envSecretName: secret.metadata.name,
+            serviceAccountName: serviceAccount?.metadata.name,
+            pullSecretName: pullSecret?.metadata.name,
+            agents: agents && agentsJson ? { configMapName: agents.metadata.name, checksum: sha256(agentsJson) } : undefined,
+            caConfigMapName: ca?.metadata.name,
+          }),
         },
       },
       // The role it connects as must exist first.
