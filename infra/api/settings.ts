@@ -76,6 +76,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       JSON_BODY_LIMIT: String(limits.jsonBodyLimitBytes),
       FILE_MAX_BYTES: String(limits.fileMaxBytes),
       LOG_LEVEL: api.logLevel,
+      ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
       DATA_DIR: "/tmp/agentport",
     },
     ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),

@@ -56,6 +56,15 @@ export const bytes = () =>
 
 /** An http(s) URL. */
 export const url = () => z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL");
+/** A browser origin: scheme, host and port only (`https://app.example.com`). */
+export const origin = () =>
+  z.string().refine((v) => {
+    try {
+      return /^https?:$/.test(new URL(v).protocol) && new URL(v).origin === v;
+    } catch {
+      return false;
+    }
+  }, "must be an origin such as https://app.example.com (no path, no trailing slash)");
 
 /** An email address. */
 export const email = () => z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address");

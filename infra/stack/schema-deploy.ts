@@ -3,7 +3,7 @@
  * release of the vendor chart, how each data service is provided, and our API service.
  */
 import { z } from "zod";
-import { bool, bytes, cidr, list, oneOf, port, positiveInt, record, resources, str, text, url } from "./fields.js";
+import { bool, bytes, cidr, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
 
 export const cloud = z
   .strictObject({
@@ -166,6 +166,8 @@ export const api = z.strictObject({
   llm: z.strictObject({ baseUrl: url().optional(), apiKey: text().optional() }).prefault({}),
   /** Below the gateway read timeout; derived from it when not set. */
   heartbeatSeconds: positiveInt().optional(),
+  /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
+  corsOrigins: z.array(origin()).default([]),
   shutdownGraceSeconds: positiveInt().default(30),
   /** Defaults to the gateway's client_body_buffer_size. */
   jsonBodyLimit: bytes().optional(),

@@ -21,6 +21,8 @@ import apiKeysPlugin from "./plugins/api-keys.js";
 import agentsPlugin from "./plugins/agents.js";
 import filesPlugin from "./plugins/files.js";
 import metricsPlugin from "./plugins/metrics.js";
+import openapiPlugin from "./plugins/openapi.js";
+import corsPlugin from "./plugins/cors.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
@@ -107,6 +109,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorHandler);
+  // Before any route: it collects every route's schemas as they are added.
+  await app.register(openapiPlugin);
+  await app.register(corsPlugin);
   await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);

@@ -28,6 +28,8 @@ export interface ServiceConfig {
   port: number;
   /** Externally visible origin (no trailing slash); API base URL is `${publicUrl}/v1`. */
   publicUrl: string;
+  /** Browser origins allowed to call the API and MCP across sites (CORS_ORIGINS); none by default. */
+  corsOrigins: string[];
   /** Where the embedded store, local blobs and the running server's record live (DATA_DIR). */
   dataDir: string;
   /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
@@ -96,6 +98,19 @@ function bytes(env: Env, name: string, fallback: number): number {
   const n = parseBytes(raw);
   if (n === undefined) throw new Error(`${name} must be a byte size such as 5242880, 5120k or 512m (got '${raw}')`);
   return n;
+}
+
+/** A comma-separated list of origins (`https://app.example.com`), each checked to be one. */
+function origins(env: Env, name: string): string[] {
+  const list = (env[name] ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  for (const o of list) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(o).origin;
+    } catch {}
+    if (origin !== o) throw new Error(`${name} must list origins such as https://app.example.com, without a path or a trailing slash (got '${o}')`);
+  }
+  return list;
 }
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
@@ -172,6 +187,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     host,
     port,
     publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    corsOrigins: origins(env, "CORS_ORIGINS"),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schemaName(env.DATABASE_SCHEMA),

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readStackFile } from "../../infra/plan/stack-file.js";
 import { isSensitivePath } from "../../infra/stack/sensitive.js";
 import { validateStack, type Issue } from "../../infra/stack/validate.js";
-import { rawStack, STACKS } from "./fixtures.js";
+import { serviceSettings } from "../../infra/api/settings.js";
+import { rawStack, specOf, STACKS } from "./fixtures.js";
 
 const issuesOf = (stack: string, edit: (raw: Record<string, any>) => void): Issue[] => {
   const raw = rawStack(stack);
@@ -171,6 +172,17 @@ describe("stack validation", () => {
   it("asks the API host for a certificate of its own where the platform serves TLS from Ingress secrets", () => {
     expect(issuesOf("onprem", (r) => (r.api.tls = []))).toEqual([{ path: "api.tls", message: expect.stringContaining("cert-manager") }]);
     expect(issuesOf("prod-azure", (r) => (r.api.tls = []))).toEqual([]); // cert-manager issues it
+  });
+
+  it("takes the API's CORS origins as origins only, and renders them as CORS_ORIGINS", () => {
+    expect(paths(issuesOf("prod-aws", (r) => (r.api.corsOrigins = ["https://app.example.com/", "ftp://x.example.com", "app.example.com"])))).toEqual([
+      "api.corsOrigins[0]",
+      "api.corsOrigins[1]",
+      "api.corsOrigins[2]",
+    ]);
+    const spec = specOf("prod-aws", (r) => (r.api.corsOrigins = ["https://app.example.com", "http://localhost:5173"]));
+    expect(serviceSettings(spec).env.CORS_ORIGINS).toBe("https://app.example.com,http://localhost:5173");
+    expect(serviceSettings(specOf("prod-aws")).env.CORS_ORIGINS).toBeUndefined();
   });
 
   it("rejects unknown keys, so a typo is not silently ignored", () => {

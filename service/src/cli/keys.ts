@@ -6,7 +6,7 @@
  * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
  * short-lived owner token signed with the same JWT secret; otherwise it opens the store itself.
  */
-import { readFileSync } from "node:fs";
+import { SERVICE_VERSION } from "../version.js";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
 import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
@@ -28,20 +28,6 @@ const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--clien
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
-}
-
-// Stamped by the production build (esbuild `define`): the bundle has no package.json to read.
-declare const AGENTPORT_VERSION: string | undefined;
-
-/** npm sets npm_package_version; run directly from a checkout, package.json is two folders up. */
-function version(): string {
-  if (typeof AGENTPORT_VERSION === "string") return AGENTPORT_VERSION;
-  if (process.env.npm_package_version) return process.env.npm_package_version;
-  try {
-    return JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).version;
-  } catch {
-    return "unknown";
-  }
 }
 
 /** Unknown flags and missing values are usage errors (exit 2), not stack traces. */
@@ -83,7 +69,7 @@ async function main(): Promise<void> {
     return;
   }
   if (values.version) {
-    process.stdout.write(`agentport ${version()}\n`);
+    process.stdout.write(`agentport ${SERVICE_VERSION}\n`);
     return;
   }
   const [command, ...rest] = positionals;

@@ -1,11 +1,12 @@
 /** One MCP server per session, with the tools of the session key's project. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpServerDeps } from "./deps.js";
+import { SERVICE_VERSION } from "../version.js";
 import { registerAgentTools } from "./tools/ask-agent.js";
 import { FILE_TOOL_NAMES, registerFileTools } from "./tools/files.js";
 
 export const SERVER_NAME = "agentport";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION = SERVICE_VERSION;
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(

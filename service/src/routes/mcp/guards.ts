@@ -11,7 +11,7 @@ import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 
 export async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
-  if (originAllowed(origin, request.headers.host, request.server.config.publicUrl)) return;
+  if (originAllowed(origin, request.headers.host, request.server.config.publicUrl, request.server.config.corsOrigins)) return;
   request.log.info({ origin }, "mcp request from a foreign origin refused");
   return rpcError(reply, 403, RPC.serverError, `Forbidden: requests from origin '${origin}' are not allowed.`);
 }

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { loadConfig } from "../../service/src/config.js";
+
+const APP = "https://app.example.com";
+
+describe("CORS (CORS_ORIGINS)", () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await buildTestApp("pglite", { CORS_ORIGINS: `${APP}, https://other.example.com` });
+    key = (await t.createKey()).secret;
+  });
+  afterAll(() => t.close());
+
+  it("answers an allowed origin's preflight without a key, allowing Authorization", async () => {
+    const res = await t.app.inject({
+      method: "OPTIONS",
+      url: "/v1/chat/completions",
+      headers: { origin: APP, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers["access-control-allow-origin"]).toBe(APP);
+    expect(String(res.headers["access-control-allow-headers"])).toMatch(/authorization/);
+    expect(String(res.headers["access-control-allow-methods"])).toMatch(/POST/);
+  });
+
+  it("lets an allowed origin read the answer and its request id; the key is still required", async () => {
+    const ok = await t.app.inject({ url: "/v1/models", headers: { origin: APP, authorization: `Bearer ${key}` } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers["access-control-allow-origin"]).toBe(APP);
+    expect(String(ok.headers["access-control-expose-headers"])).toMatch(/x-request-id/);
+    expect(String(ok.headers["access-control-expose-headers"])).toMatch(/x-ratelimit-remaining-requests/);
+    const noKey = await t.app.inject({ url: "/v1/models", headers: { origin: APP } });
+    expect(noKey.statusCode).toBe(401);
+  });
+
+  it("gives another origin no CORS headers (the browser keeps the answer from it)", async () => {
+    const res = await t.app.inject({ url: "/v1/models", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}` } });
+    expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("lets an allowed origin through the MCP origin check", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { origin: APP, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      payload: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    });
+    expect(res.statusCode).toBe(200);
+    const refused = await t.app.inject({ method: "POST", url: "/mcp", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: {} });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it("is off by default, and refuses a value that is not an origin", async () => {
+    const plain = await buildTestApp();
+    const res = await plain.app.inject({ method: "OPTIONS", url: "/v1/models", headers: { origin: APP, "access-control-request-method": "GET" } });
+    expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+    await plain.close();
+    expect(() => loadConfig({ DATA_DIR: "/tmp/x", JWT_SECRET: "s".repeat(64), CORS_ORIGINS: "https://app.example.com/" })).toThrow(/CORS_ORIGINS must list origins/);
+  });
+});
