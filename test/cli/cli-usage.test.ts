@@ -56,6 +56,12 @@ describe("CLI usage", () => {
     expect(bad.stderr).toContain("unknown --client 'emacs' (known: generic, claude-code, claude-desktop, vscode, cursor, inspector)");
   });
 
+  it("keys create refuses an --expires-at that is not Unix seconds, with exit 2", async () => {
+    const bad = await cli("keys", "create", "--name", "x", "--expires-at", "tomorrow");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--expires-at takes Unix seconds");
+  });
+
   it("keys refuses an unknown command with exit 2 before touching any store", async () => {
     const r = await cli("keys", "frob");
     expect(r.code).toBe(2);

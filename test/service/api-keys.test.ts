@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { STORE_KINDS, openTestStore } from "../helpers/store.js";
 import { ApiKeys } from "../../service/src/domain/api-keys.js";
@@ -106,6 +106,44 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     const missing = await t.app.inject({ method: "GET", url: `${keysUrl()}/key_nope`, headers });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ param: "key_id", code: "api_key_not_found" });
+  });
+
+  it("a key with expires_at works until then and is refused after, cached or not, for the API and MCP", async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    const created = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "temp", expires_at: expiresAt } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().expires_at).toBe(expiresAt);
+    const { id, secret } = created.json();
+    const listed = (await t.app.inject({ url: keysUrl(), headers: await asMember("member") })).json().data;
+    expect(listed.find((k: { id: string }) => k.id === id).expires_at).toBe(expiresAt);
+    const models = () => t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
+    const mcp = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        payload: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      });
+    expect((await models()).statusCode).toBe(200); // now cached
+    vi.useFakeTimers({ toFake: ["Date"], now: (expiresAt + 1) * 1000 });
+    try {
+      const refused = await models();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.code).toBe("invalid_api_key");
+      expect((await mcp()).statusCode).toBe(401);
+      expect((await models()).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("refuses an expires_at that is not a future Unix time in seconds, naming it", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const expires_at of [now - 10, 1.5, "tomorrow", -1]) {
+      const res = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "x", expires_at } });
+      expect(res.statusCode, String(expires_at)).toBe(400);
+      expect(res.json().error.param).toBe("expires_at");
+    }
   });
 
   it("a key of one project is never listed in another", async () => {

@@ -31,7 +31,7 @@ describe("keys CLI", () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
     const created = await keys(env, "create", "--name", "bootstrap", "--json");
     const key = JSON.parse(created.stdout);
-    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "id", "mcp_configs", "mcp_json", "name", "secret"]);
+    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "expires_at", "id", "mcp_configs", "mcp_json", "name", "secret"]);
     expect(key.secret).toMatch(/^ap-/);
     expect(key.mcp_json.mcpServers.agentport.headers.Authorization).toBe(`Bearer ${key.secret}`);
 
@@ -41,6 +41,11 @@ describe("keys CLI", () => {
 
     await keys(env, "delete", key.id);
     expect(JSON.parse((await keys(env, "list", "--json")).stdout).data).toEqual([]);
+
+    const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+    const temp = JSON.parse((await keys(env, "create", "--name", "temp", "--expires-at", String(expiresAt), "--json")).stdout);
+    expect(temp.expires_at).toBe(expiresAt);
+    expect(JSON.parse((await keys(env, "list", "--json")).stdout).data[0].expires_at).toBe(expiresAt);
   });
 
   it("works on the PostgreSQL server with --project, and a key it deletes is refused by a running app", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 
 describe("health and metrics", () => {
@@ -39,6 +39,24 @@ describe("health and metrics", () => {
     expect(text).toContain("agentport_chat_open_streams 0");
     expect(text).toMatch(/agentport_chat_time_to_first_token_seconds_count 1/);
     expect(text).toContain("process_resident_memory_bytes");
+  });
+
+  it("counts tokens in and out by model, as the answers' usage reports them, and revocation notifications", async () => {
+    const { id, secret } = await t.createKey();
+    const before = await t.app.inject("/metrics");
+    const tokens = (text: string, direction: string) =>
+      Number(new RegExp(`agentport_chat_tokens_total\\{model="agentport/synthetic-20",direction="${direction}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    const res = await t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: { authorization: `Bearer ${secret}` }, payload: { model: "agentport/synthetic-20", messages: [{ role: "user", content: "hi" }] } });
+    const usage = res.json().usage;
+    const after = (await t.app.inject("/metrics")).body;
+    expect(tokens(after, "in") - tokens(before.body, "in")).toBe(usage.prompt_tokens);
+    expect(tokens(after, "out") - tokens(before.body, "out")).toBe(usage.completion_tokens);
+    expect(usage.completion_tokens).toBeGreaterThan(0);
+
+    const revocations = (text: string) => Number(/agentport_revocation_notifications_total (\d+)/.exec(text)?.[1]);
+    const heard = revocations(after);
+    await t.app.apiKeys.delete("default", id);
+    await vi.waitFor(async () => expect(revocations((await t.app.inject("/metrics")).body)).toBe(heard + 1), { timeout: 5_000, interval: 20 });
   });
 });
 

@@ -9,7 +9,8 @@ export type CreatedKey = ReturnType<typeof createdApiKey>;
 export type ListedKey = ReturnType<typeof projectApiKey>;
 
 export interface KeyOps {
-  create(project: string, name: string): Promise<CreatedKey>;
+  /** `expiresAt` in Unix seconds. */
+  create(project: string, name: string, expiresAt?: number): Promise<CreatedKey>;
   list(project: string): Promise<ListedKey[]>;
   remove(project: string, id: string): Promise<boolean>;
   close(): Promise<void>;
@@ -32,7 +33,7 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
     return res;
   }
   return {
-    create: async (project, name) => (await call("POST", project, "", { name })).json() as Promise<CreatedKey>,
+    create: async (project, name, expiresAt) => (await call("POST", project, "", { name, ...(expiresAt !== undefined && { expires_at: expiresAt }) })).json() as Promise<CreatedKey>,
     async list(project) {
       const all: ListedKey[] = [];
       let after = "";
@@ -56,8 +57,9 @@ export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
   const db = await openStore({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, pgliteDir: pgliteDirFor(config.dataDir) });
   const keys = new ApiKeys(db);
   return {
-    async create(project, name) {
-      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER });
+    async create(project, name, expiresAt) {
+      if (expiresAt !== undefined && expiresAt * 1000 <= Date.now()) throw new Error(`--expires-at ${expiresAt} is not in the future`);
+      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER, expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt * 1000) });
       return createdApiKey(record, secret, config.publicUrl, config.modelPrefix);
     },
     async list(project) {

@@ -13,11 +13,12 @@ import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
 
-const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--client CLIENT] [--json]
+const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--expires-at UNIX_SECONDS] [--client CLIENT] [--json]
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
 
   -n, --name NAME     the new key's name (create)
+      --expires-at T  the key is refused after T, Unix seconds (create; default: never)
   -p, --project ID    the project (default: default)
       --client CLIENT the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
       --json          print one JSON document
@@ -38,6 +39,7 @@ function parseCommandLine() {
       strict: true,
       options: {
         name: { type: "string", short: "n" },
+        "expires-at": { type: "string" },
         project: { type: "string", short: "p", default: "default" },
         json: { type: "boolean", default: false },
         client: { type: "string", default: "generic" },
@@ -91,9 +93,11 @@ async function main(): Promise<void> {
     switch (command) {
       case "create": {
         if (!values.name?.trim()) fail("create needs --name NAME");
-        const k = await ops.create(project, values.name.trim());
+        const expiresAt = values["expires-at"] === undefined ? undefined : Number(values["expires-at"]);
+        if (expiresAt !== undefined && !(Number.isInteger(expiresAt) && expiresAt > 0)) fail("--expires-at takes Unix seconds, such as 1893456000");
+        const k = await ops.create(project, values.name.trim(), expiresAt);
         if (values.json) {
-          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at }) + "\n");
+          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at, expires_at: k.expires_at }) + "\n");
         } else {
           process.stdout.write(
             `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
         } else {
           const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
           for (const k of keys) {
-            process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\tby ${k.created_by}\n`);
+            process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
           }
         }
         break;

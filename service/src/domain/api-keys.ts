@@ -27,6 +27,8 @@ export interface ApiKeyRecord {
   createdBy: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** After this the key is refused like a revoked one; null: never. */
+  expiresAt: Date | null;
 }
 
 /** Who a verified key speaks for. */
@@ -34,6 +36,8 @@ export interface ApiKeyPrincipal {
   keyId: string;
   projectId: string;
   keyName: string;
+  /** Epoch ms after which the key is refused; undefined: never. */
+  expiresAtMs?: number;
 }
 
 interface Row {
@@ -44,6 +48,7 @@ interface Row {
   created_by: string;
   created_at: Date | string;
   last_used_at: Date | string | null;
+  expires_at: Date | string | null;
   secret_hash?: Uint8Array;
 }
 
@@ -63,10 +68,11 @@ function toRecord(r: Row): ApiKeyRecord {
     createdBy: r.created_by,
     createdAt: new Date(r.created_at),
     lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
+    expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
   };
 }
 
-const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at";
+const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at";
 
 export class ApiKeys {
   /**
@@ -83,6 +89,8 @@ export class ApiKeys {
   private evictions = 0;
   /** keyId → epoch ms of its latest use not yet written. */
   private readonly usedSinceFlush = new Map<string, number>();
+  /** Revocation notifications heard from the store (each replica's deletes included), for /metrics. */
+  notificationsReceived = 0;
   private readonly revokeListeners = new Set<(keyId: string) => void>();
   private readonly resyncListeners = new Set<() => void>();
   private flushTimer?: NodeJS.Timeout;
@@ -96,7 +104,10 @@ export class ApiKeys {
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(
       REVOKED_CHANNEL,
-      (keyId) => this.evict(keyId),
+      (keyId) => {
+        this.notificationsReceived++;
+        this.evict(keyId);
+      },
       () => {
         this.evictions++;
         this.verified.clear();
@@ -133,13 +144,13 @@ export class ApiKeys {
     return (await this.db.query("SELECT 1 FROM api_keys WHERE id = $1", [keyId])).rowCount > 0;
   }
 
-  async create(input: { projectId: string; name: string; createdBy: string }): Promise<{ record: ApiKeyRecord; secret: string }> {
+  async create(input: { projectId: string; name: string; createdBy: string; expiresAt?: Date }): Promise<{ record: ApiKeyRecord; secret: string }> {
     const secret = KEY_PREFIX + randomBytes(32).toString("base64url");
     const id = "key_" + randomBytes(12).toString("base64url");
     const { rows } = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy],
+      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy, input.expiresAt?.toISOString() ?? null],
     );
     return { record: toRecord(rows[0]), secret };
   }
@@ -192,6 +203,12 @@ export class ApiKeys {
     const digest = digestOf(secret);
     // Without live notifications a cached key may have been revoked elsewhere: ask the store.
     const principal = this.db.notificationsLive() ? this.verified.get(digest) : undefined;
+    // Expiry is checked here on every request, by each replica's own clock: no notification needed.
+    if (principal?.expiresAtMs !== undefined && principal.expiresAtMs <= Date.now()) {
+      this.verified.delete(digest);
+      this.remember(digest);
+      return null;
+    }
     if (principal) {
       this.usedSinceFlush.set(principal.keyId, Date.now());
       return principal;
@@ -206,18 +223,24 @@ export class ApiKeys {
     const hash = hashSecret(secret);
     const digest = hash.toString("base64");
     const evictionsBefore = this.evictions;
-    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash FROM api_keys WHERE secret_hash = $1", [hash]);
+    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash, expires_at FROM api_keys WHERE secret_hash = $1", [hash]);
     const row = rows[0];
-    if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash)) {
-      if (this.refused.size >= REFUSED_CACHE_MAX) this.refused.clear();
-      this.refused.add(digest);
+    const expiresAtMs = row?.expires_at ? new Date(row.expires_at).getTime() : undefined;
+    if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash) || (expiresAtMs !== undefined && expiresAtMs <= Date.now())) {
+      this.remember(digest);
       return undefined;
     }
-    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name });
+    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name, ...(expiresAtMs !== undefined && { expiresAtMs }) });
     // Cache only what was read while notifications were live and no eviction raced the read.
     if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);
     this.usedSinceFlush.set(principal.keyId, Date.now());
     return principal;
+  }
+
+  /** A secret that is refused for good (no such key, or an expired one: expiry never moves). */
+  private remember(digest: string): void {
+    if (this.refused.size >= REFUSED_CACHE_MAX) this.refused.clear();
+    this.refused.add(digest);
   }
 
   /** Writes the collected "last used" times in one statement. */

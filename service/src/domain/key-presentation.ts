@@ -18,6 +18,8 @@ export function projectApiKey(k: ApiKeyRecord) {
     redacted_value: k.redacted,
     created_at: unix(k.createdAt),
     last_used_at: k.lastUsedAt ? unix(k.lastUsedAt) : null,
+    /** Unix seconds after which the key is refused; null: it does not expire. */
+    expires_at: k.expiresAt ? unix(k.expiresAt) : null,
     created_by: k.createdBy,
     owner: { type: "user" as const, user: { id: k.createdBy } },
   };

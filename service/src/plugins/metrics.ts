@@ -4,8 +4,9 @@
  *
  * Per-route request rate, status and latency come from the gateway in front of the service
  * (Kong / ingress-nginx export them); a per-response hook here would cost ~10 µs a request. The
- * service exports what only it knows — completions by model and outcome, open streams, time to
- * first token — counted in plain maps on the hot path and read by prom-client at scrape time.
+ * service exports what only it knows — completions by model and outcome, tokens by model, open
+ * streams, time to first token, revocation notifications heard — counted in plain maps on the hot path and read
+ * by prom-client at scrape time.
  */
 import fp from "fastify-plugin";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
@@ -19,6 +20,8 @@ export interface ChatMetrics {
   streamClosed(): void;
   /** Seconds from the request to the first content token of a stream. */
   firstToken(seconds: number): void;
+  /** A completion's usage: prompt (in) and completion (out) tokens. */
+  tokens(model: string, prompt: number, completion: number): void;
 }
 
 declare module "fastify" {
@@ -40,6 +43,30 @@ export default fp(
     // model id → counts per (mode, outcome); ids come from resolved agents, so the set is bounded.
     const completions = new Map<string, Float64Array>();
     let openStreams = 0;
+    // model id → [prompt, completion] tokens.
+    const tokens = new Map<string, Float64Array>();
+    new Counter({
+      name: "agentport_chat_tokens_total",
+      help: "Tokens of chat completions by model and direction (in: prompt, out: completion)",
+      labelNames: ["model", "direction"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [model, [prompt, completion]] of tokens) {
+          this.inc({ model, direction: "in" }, prompt);
+          this.inc({ model, direction: "out" }, completion);
+        }
+      },
+    });
+    new Counter({
+      name: "agentport_revocation_notifications_total",
+      help: "API key revocation notifications this replica received from PostgreSQL (every replica's deletes)",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(app.apiKeys.notificationsReceived);
+      },
+    });
     new Counter({
       name: "agentport_chat_completions_total",
       help: "Chat completions by model, mode (json|stream) and outcome (ok|error|client_closed)",
@@ -78,6 +105,12 @@ export default fp(
       streamOpened: () => void openStreams++,
       streamClosed: () => void openStreams--,
       firstToken: (seconds) => ttft.observe(seconds),
+      tokens(model, prompt, completion) {
+        let counts = tokens.get(model);
+        if (!counts) tokens.set(model, (counts = new Float64Array(2)));
+        counts[0] += prompt;
+        counts[1] += completion;
+      },
     } satisfies ChatMetrics);
 
     app.get("/metrics", async (_request, reply) => {
@@ -85,5 +118,5 @@ export default fp(
       return registry.metrics();
     });
   },
-  { name: "metrics" },
+  { name: "metrics", dependencies: ["api-keys"] },
 );

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { notFound } from "../../../errors.js";
+import { invalidParam, notFound } from "../../../errors.js";
 import { assertRole, requireMember } from "../../../plugins/member-auth.js";
 import { createdApiKey, projectApiKey } from "../../../domain/key-presentation.js";
 import { responses } from "../../responses.js";
@@ -26,6 +26,7 @@ const ApiKey = Type.Object({
   redacted_value: Type.String(),
   created_at: Type.Integer(),
   last_used_at: nullableInt,
+  expires_at: nullableInt,
   created_by: Type.String(),
   owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
 });
@@ -45,7 +46,11 @@ const CreatedApiKey = Type.Intersect([
 const ApiKeyDeleted = Type.Object({ object: Type.Literal("organization.project.api_key.deleted"), id: Type.String(), deleted: Type.Boolean() });
 
 const CreateBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }),
+    /** Unix seconds, in the future: after it the key is refused like a revoked one. */
+    expires_at: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 253402300799 }), Type.Null()])),
+  },
   { additionalProperties: false },
 );
 
@@ -66,8 +71,12 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   app.post(base, { schema: { params: ProjectParams, body: CreateBody, response: responses({ 201: CreatedApiKey }) } }, async (request, reply) => {
     assertRole(request.member, ["owner", "admin"], "create API keys");
     const { project_id } = request.params;
-    const { name } = request.body;
-    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId });
+    const { name, expires_at } = request.body;
+    if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
+      throw invalidParam("expires_at", `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`);
+    }
+    const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
+    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt });
     request.log.info({ keyId: record.id }, "api key created");
     void reply.code(201);
     return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);

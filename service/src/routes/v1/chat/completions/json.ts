@@ -25,7 +25,7 @@ export async function jsonCompletion(request: FastifyRequest, reply: FastifyRepl
   reply.raw.once("close", onClose);
   try {
     const result = await collect(run.events);
-    run.end("ok");
+    run.end("ok", result.usage);
     return {
       id: completionId(),
       object: "chat.completion" as const,

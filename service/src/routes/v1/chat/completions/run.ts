@@ -33,9 +33,11 @@ export class ChatRun {
     return unavailable(`The server is shutting down; ${this.streamed ? "the answer was cut short. " : ""}Retry the request.`);
   }
 
-  /** The request is over: count its outcome and forget its stop signal. */
-  end(outcome: ChatOutcome): void {
-    this.request.server.chatMetrics.completed(this.agent.modelId, this.streamed, outcome);
+  /** The request is over: count its outcome and tokens, and forget its stop signal. */
+  end(outcome: ChatOutcome, usage?: Usage): void {
+    const metrics = this.request.server.chatMetrics;
+    metrics.completed(this.agent.modelId, this.streamed, outcome);
+    if (usage) metrics.tokens(this.agent.modelId, usage.prompt_tokens, usage.completion_tokens);
     this.stop.release();
   }
 }

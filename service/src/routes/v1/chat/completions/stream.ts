@@ -68,7 +68,7 @@ export async function streamCompletion(
       sse.data(JSON.stringify(apiError.toJSON()));
     }
   } finally {
-    run.end(outcome);
+    run.end(outcome, usage);
     metrics.streamClosed();
     sse.end();
   }
