@@ -50,7 +50,8 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
       [{ ...ok, temperature: "hot" }, "temperature", "invalid_value"],
       [{ ...ok, temperature: 3 }, "temperature", "invalid_value"],
       [{ ...ok, stream: "yes" }, "stream", "invalid_value"],
-      [{ ...ok, logit_bias: {} }, "logit_bias", "unknown_parameter"],
+      [{ ...ok, logit_bias: { "1": 500 } }, "logit_bias[1]", "invalid_value"],
+      [{ ...ok, frobnicate: {} }, "frobnicate", "unknown_parameter"],
       [{ ...ok, stream_options: { include_usage: true, extra: 1 } }, "stream_options.extra", "unknown_parameter"],
     ];
     for (const [payload, param, code] of cases) {
@@ -137,6 +138,22 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
       param: "model",
       code: "model_not_found",
     });
+  });
+
+  it("an offline agent ignores sampling fields and refuses, naming it, what only an upstream LLM can do", async () => {
+    const sampling = { seed: 1, logit_bias: { "1": 5 }, store: true, service_tier: "auto", verbosity: "low", reasoning_effort: "low", presence_penalty: 1, prompt_cache_key: "k", safety_identifier: "s" };
+    expect((await post({ ...ok, ...sampling })).statusCode).toBe(200);
+    for (const [field, value] of [
+      ["prediction", { type: "content", content: "x" }],
+      ["web_search_options", {}],
+      ["functions", [{ name: "f" }]],
+      ["function_call", "auto"],
+      ["response_format", { type: "json_object" }],
+    ] as const) {
+      const res = await post({ ...ok, [field]: value });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().error).toMatchObject({ param: field, code: "unsupported_parameter" });
+    }
   });
 
   it("404 unknown_url for an unknown route", async () => {

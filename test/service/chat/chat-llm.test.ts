@@ -67,6 +67,51 @@ describe("llm agents against an upstream", () => {
     expect(c.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
   });
 
+  it("forwards every field of the current request to the upstream as sent, through the official client", async () => {
+    const fields = {
+      response_format: { type: "json_schema" as const, json_schema: { name: "answer", schema: { type: "object", properties: { a: { type: "string" } } }, strict: true } },
+      seed: 42,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      logit_bias: { "50256": -100 },
+      parallel_tool_calls: false,
+      tools: [{ type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: {} } } }],
+      tool_choice: "auto" as const,
+      store: false,
+      service_tier: "auto" as const,
+      reasoning_effort: "low" as const,
+      verbosity: "low" as const,
+      prediction: { type: "content" as const, content: "Hello" },
+      web_search_options: { search_context_size: "low" as const },
+      prompt_cache_key: "cache-1",
+      safety_identifier: "user-hash-1",
+      max_completion_tokens: 64,
+      stop: ["END"],
+      top_p: 0.9,
+      user: "u-1",
+      metadata: { team: "a" },
+      modalities: ["text" as const],
+    };
+    await client.chat.completions.create({ model: "agentport/support", messages: user("hi"), ...fields });
+    expect(lastRequest().body).toMatchObject({ model: "echo", ...fields });
+    // Legacy function calling goes through as well.
+    await client.chat.completions.create({ model: "agentport/support", messages: user("hi"), functions: [{ name: "f", parameters: { type: "object" } }], function_call: "auto" });
+    expect(lastRequest().body).toMatchObject({ functions: [{ name: "f", parameters: { type: "object" } }], function_call: "auto" });
+  });
+
+  it("refuses what the answer could not carry, naming it: log probabilities, audio", async () => {
+    for (const [extra, param] of [
+      [{ logprobs: true }, "logprobs"],
+      [{ top_logprobs: 3 }, "top_logprobs"],
+      [{ modalities: ["text", "audio"] }, "modalities"],
+    ] as const) {
+      const err = await client.chat.completions.create({ model: "agentport/support", messages: user("hi"), ...(extra as object) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("unsupported_parameter");
+      expect((err as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
+    }
+  });
+
   it("streams the upstream's deltas re-chunked under our id and model", async () => {
     const stream = await client.chat.completions.create({
       model: "agentport/support",

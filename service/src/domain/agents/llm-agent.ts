@@ -29,6 +29,7 @@ function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): str
   if (request.max_tokens !== undefined && body.max_completion_tokens === undefined) body.max_tokens = request.max_tokens;
   if (request.stop !== undefined) body.stop = request.stop;
   if (request.user !== undefined) body.user = request.user;
+  if (request.metadata !== undefined) body.metadata = request.metadata;
   if (request.tools !== undefined) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
   return JSON.stringify(body);

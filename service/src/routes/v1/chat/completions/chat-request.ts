@@ -7,6 +7,14 @@ export function toChatRequest(body: ChatBody, kind: AgentKind): ChatRequest {
   if (body.n != null && body.n !== 1) {
     throw invalidParam("n", `Invalid value for 'n': only 1 is supported (got ${body.n}).`, "unsupported_value");
   }
+  // What the answer could not carry is refused, never dropped without a word.
+  if (body.logprobs === true || (body.top_logprobs ?? 0) > 0) {
+    throw unsupportedParam(body.logprobs === true ? "logprobs" : "top_logprobs", "is not supported: answers carry no log probabilities.");
+  }
+  const otherModality = body.modalities?.find((m) => m !== "text");
+  if (otherModality !== undefined || body.audio != null) {
+    throw unsupportedParam(body.audio != null ? "audio" : "modalities", `is not supported: answers are text only${otherModality ? ` (got '${otherModality}')` : ""}.`);
+  }
   if (body.stream_options != null && body.stream !== true) {
     throw invalidParam("stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled.");
   }
@@ -25,7 +33,8 @@ export function toChatRequest(body: ChatBody, kind: AgentKind): ChatRequest {
     for (const field of LLM_ONLY) {
       const value = body[field];
       if (value === undefined || (field === "response_format" && body.response_format?.type === "text")) continue;
-      if (field === "tools" && body.tools?.length === 0) continue;
+      if ((field === "tools" || field === "functions") && body[field]?.length === 0) continue;
+      if (value === null) continue;
       throw unsupportedParam(field, `is not supported by this model: it is a ${kind} agent, not an upstream LLM.`);
     }
   }

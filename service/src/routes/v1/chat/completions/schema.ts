@@ -1,6 +1,7 @@
 /**
- * The chat completions request as validated: OpenAI's fields this service honours, nothing else
- * (an unknown field is a 400 naming it). Nullable where OpenAI's own schema allows null.
+ * The chat completions request as validated: OpenAI's current fields, each with its type, nothing
+ * else (an unknown field is a 400 naming it, as OpenAI answers). Nullable where OpenAI's own
+ * schema allows null. What each agent kind does with each field: chat-request.ts.
  */
 import { Type, type Static, type TSchema } from "typebox";
 
@@ -69,20 +70,58 @@ export const ChatBody = Type.Object(
     parallel_tool_calls: Type.Optional(Type.Boolean()),
     /** JSON mode or a JSON schema for the answer (`llm` agents only). */
     response_format: Type.Optional(Type.Object({ type: Type.String() }, { additionalProperties: true })),
+    /** Legacy function calling (`llm` agents only). */
+    functions: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }), { maxItems: 128 })),
+    function_call: Type.Optional(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })])),
+    /** Sampling and routing hints: passed to `llm` agents, ignored by offline ones. */
     seed: nullable(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
     presence_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
     frequency_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
+    logit_bias: nullable(Type.Record(Type.String(), Type.Number({ minimum: -100, maximum: 100 }), { maxProperties: 1024 })),
     reasoning_effort: nullable(Type.String()),
+    verbosity: nullable(Type.String()),
+    service_tier: nullable(Type.String()),
+    store: nullable(Type.Boolean()),
+    prompt_cache_key: Type.Optional(Type.String()),
+    safety_identifier: Type.Optional(Type.String()),
+    /** Answers carry no log probabilities: `true` is refused (not silently dropped). */
+    logprobs: nullable(Type.Boolean()),
+    top_logprobs: nullable(Type.Integer({ minimum: 0, maximum: 20 })),
+    /** Output types: "text" only (answers carry no audio). */
+    modalities: nullable(Type.Array(Type.String(), { maxItems: 4 })),
+    audio: nullable(Type.Object({}, { additionalProperties: true })),
+    /** Predicted output and web search: the upstream's to use (`llm` agents only). */
+    prediction: nullable(Type.Object({ type: Type.String() }, { additionalProperties: true })),
+    web_search_options: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
 );
 
 export type ChatBody = Static<typeof ChatBody>;
 
-/** Fields only an `llm` agent can honour: any other kind answers 400 naming the field. */
-export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "response_format"] as const;
-/** Fields forwarded untouched to an `llm` agent's upstream. */
-export const PASSTHROUGH = ["parallel_tool_calls", "response_format", "seed", "presence_penalty", "frequency_penalty", "reasoning_effort", "max_completion_tokens"] as const;
+/** Fields only an `llm` agent can honour: any other kind answers 400 `unsupported_parameter` naming the field. */
+export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "response_format", "functions", "function_call", "prediction", "web_search_options"] as const;
+/** Fields forwarded untouched to an `llm` agent's upstream; offline agents ignore the sampling ones. */
+export const PASSTHROUGH = [
+  "parallel_tool_calls",
+  "response_format",
+  "functions",
+  "function_call",
+  "prediction",
+  "web_search_options",
+  "seed",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "reasoning_effort",
+  "verbosity",
+  "service_tier",
+  "store",
+  "prompt_cache_key",
+  "safety_identifier",
+  "modalities",
+  "max_completion_tokens",
+] as const;
 
 const Usage = Type.Object({
   /** Tokens of the request's messages. */
