@@ -7,7 +7,7 @@ import { awsRdsCaBundle } from "./api/ca-bundle.js";
 import { apiImage } from "./api/image.js";
 import { ApiService } from "./api/service.js";
 import { RandomPassword } from "@pulumi/random/randomPassword.js";
-import { API_DB_ROLE, databaseUrl, serviceSettings } from "./api/settings.js";
+import { API_DB_ROLE, databaseUrl, redisUrl, serviceSettings } from "./api/settings.js";
 import { checkApiCertificate } from "./api/certificate-check.js";
 import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
@@ -44,6 +44,7 @@ const api = new ApiService(
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,
+    redisUrl: redisUrl(spec, managed.cache),
     cloudRoleArn: storage.serviceRoleArn,
     image: image.ref,
     pull: image.pull,

@@ -30,6 +30,8 @@ export interface ApiServiceArgs {
   jwtSecret: pulumi.Output<string>;
   /** Key for the LLM upstream (the LLM proxy master key unless api.llm.apiKey is set). */
   llmApiKey: pulumi.Output<string>;
+  /** REDIS_URL for rate limits shared by the replicas (secret), when the stack has a Redis for it. */
+  redisUrl?: pulumi.Output<string>;
   /** BLOB_STORE and its settings from the storage variant (secret). */
   storageEnv: pulumi.Output<Record<string, string>>;
   /** The image the pods run (a pinned reference, or the pushed tag with its digest). */
@@ -69,8 +71,9 @@ export class ApiService extends pulumi.ComponentResource {
         metadata: { namespace, labels },
         type: "Opaque",
         stringData: pulumi.secret(
-          pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv]).apply(([db, jwt, llm, storage]) => ({
+          pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv, args.redisUrl]).apply(([db, jwt, llm, storage, redis]) => ({
             DATABASE_URL: db,
+            ...(redis ? { REDIS_URL: redis } : {}),
             JWT_SECRET: jwt,
             ...(s.llmBaseUrl ? { LLM_API_KEY: llm } : {}),
             ...storage,

@@ -77,6 +77,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       FILE_MAX_BYTES: String(limits.fileMaxBytes),
       LOG_LEVEL: api.logLevel,
       ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
+      ...(api.rateLimitRpm ? { RATE_LIMIT_RPM: String(api.rateLimitRpm) } : {}),
       DATA_DIR: "/tmp/agentport",
     },
     ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),
@@ -131,6 +132,21 @@ export const API_SERVICE_ACCOUNT = "agentport-api";
 
 /** The API's own role on a managed sqldb (created by the provision Job), instead of the master user. */
 export const API_DB_ROLE = "agentport_api";
+
+/**
+ * REDIS_URL of the service (a secret: it holds the cache's password): `api.redisUrl`, else the
+ * managed cache the stack made (TLS, ElastiCache's auth token or Azure's key), else an external
+ * cache; undefined for the in-cluster one, whose service name the chart owns.
+ */
+export function redisUrl(spec: StackSpec, managed?: { host: pulumi.Input<string>; port: pulumi.Input<number>; username: pulumi.Input<string>; password: pulumi.Input<string> }): pulumi.Output<string> | undefined {
+  const url = (tls: boolean, user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<number>) =>
+    pulumi.interpolate`${tls ? "rediss" : "redis"}://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}`;
+  if (spec.api.redisUrl) return pulumi.secret(spec.api.redisUrl);
+  if (managed) return pulumi.secret(url(true, managed.username, managed.password, managed.host, managed.port));
+  const e = spec.externalCache;
+  if (spec.data.cache === "external" && e.host) return pulumi.secret(url(e.useTls, e.username ?? "default", e.password ?? "", e.host, e.port));
+  return undefined;
+}
 
 /**
  * DATABASE_URL of the service: the platform's sqldb, wherever it runs. Always a secret. `as` names

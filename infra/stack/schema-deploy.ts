@@ -166,6 +166,14 @@ export const api = z.strictObject({
   llm: z.strictObject({ baseUrl: url().optional(), apiKey: text().optional() }).prefault({}),
   /** Below the gateway read timeout; derived from it when not set. */
   heartbeatSeconds: positiveInt().optional(),
+  /**
+   * Redis the replicas share rate-limit counts through (REDIS_URL; `rediss://` for TLS). Derived
+   * from a managed or external cache when unset; the in-cluster cache's service name is the
+   * chart's, so set it here to use that one. Without any, each pod limits on its own.
+   */
+  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
+  /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); unset: unlimited. */
+  rateLimitRpm: positiveInt().optional(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
   corsOrigins: z.array(origin()).default([]),
   shutdownGraceSeconds: positiveInt().default(30),

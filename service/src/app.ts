@@ -23,6 +23,7 @@ import filesPlugin from "./plugins/files.js";
 import metricsPlugin from "./plugins/metrics.js";
 import openapiPlugin from "./plugins/openapi.js";
 import corsPlugin from "./plugins/cors.js";
+import rateLimitPlugin from "./plugins/rate-limit.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
@@ -115,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(filesPlugin, { blobs: opts.blobs });
   await app.register(agentsPlugin);
 

@@ -30,6 +30,10 @@ export interface ServiceConfig {
   publicUrl: string;
   /** Browser origins allowed to call the API and MCP across sites (CORS_ORIGINS); none by default. */
   corsOrigins: string[];
+  /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); undefined: unlimited. */
+  rateLimitRpm?: number;
+  /** Redis shared by the replicas for rate limits (REDIS_URL, rediss:// for TLS); unset: per process. */
+  redisUrl?: string;
   /** Where the embedded store, local blobs and the running server's record live (DATA_DIR). */
   dataDir: string;
   /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
@@ -188,6 +192,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     port,
     publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     corsOrigins: origins(env, "CORS_ORIGINS"),
+    rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 0, 1) : undefined,
+    redisUrl: env.REDIS_URL || undefined,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schemaName(env.DATABASE_SCHEMA),

@@ -174,6 +174,9 @@ export const methodNotAllowed = (method: string, url: string) =>
   new ApiError(405, `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`, "invalid_request_error", null, "method_not_allowed");
 export const conflict = (message: string, code: ErrorCode = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
 export const rateLimited = (message: string) => new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
+/** An API key over its requests-per-minute limit; Retry-After says when its window resets. */
+export const keyRateLimited = (limit: number, reset: string, retryAfterSeconds: number) =>
+  withHeaders(rateLimited(`Rate limit reached for requests: ${limit} per minute for this API key. Retry after ${reset}.`), { "retry-after": String(retryAfterSeconds) });
 export const tooManyMcpSessions = (max: number) =>
   rateLimited(`Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`);
 

@@ -20,10 +20,12 @@ export default async function mcpRoutes(app: FastifyInstance) {
   );
   app.addHook("onRequest", checkOrigin);
   app.addHook("onRequest", requireMcpKey);
+  app.addHook("onRequest", app.limitKeyRequests);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err, request.id, app.config.jsonBodyLimit);
     if (apiError.statusCode >= 500) request.log.error({ err }, "mcp request failed");
     if (reply.sent || reply.raw.headersSent) return;
+    if (apiError.headers) reply.headers(apiError.headers);
     sendAfterBody(request, reply, apiError.statusCode, () =>
       rpcError(reply, apiError.statusCode, apiError.statusCode === 400 ? RPC.parseError : RPC.serverError, apiError.message),
     );

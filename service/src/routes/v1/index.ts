@@ -9,6 +9,7 @@ import filesRoutes from "./files/index.js";
 
 export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
+  app.addHook("onRequest", app.limitKeyRequests);
   // An unknown /v1 path still checks the key first: a revoked key learns nothing but 401.
   app.setNotFoundHandler({ preHandler: requireApiKey }, async (request, reply) => {
     void sendApiError(reply, routeNotFound(request.method, request.url));

@@ -27,6 +27,7 @@ const ApiKey = Type.Object({
   created_at: Type.Integer(),
   last_used_at: nullableInt,
   expires_at: nullableInt,
+  rate_limits: Type.Object({ rpm: nullableInt }),
   created_by: Type.String(),
   owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
 });
@@ -50,6 +51,8 @@ const CreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }),
     /** Unix seconds, in the future: after it the key is refused like a revoked one. */
     expires_at: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 253402300799 }), Type.Null()])),
+    /** This key's own requests-per-minute limit, instead of the deployment's RATE_LIMIT_RPM. */
+    rate_limits: Type.Optional(Type.Object({ rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -71,12 +74,12 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   app.post(base, { schema: { params: ProjectParams, body: CreateBody, response: responses({ 201: CreatedApiKey }) } }, async (request, reply) => {
     assertRole(request.member, ["owner", "admin"], "create API keys");
     const { project_id } = request.params;
-    const { name, expires_at } = request.body;
+    const { name, expires_at, rate_limits } = request.body;
     if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
       throw invalidParam("expires_at", `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`);
     }
     const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
-    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt });
+    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt, rateLimitRpm: rate_limits?.rpm });
     request.log.info({ keyId: record.id }, "api key created");
     void reply.code(201);
     return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);

@@ -1,0 +1,60 @@
+/**
+ * Requests per minute per API key (RATE_LIMIT_RPM, or the key's own `rate_limits.rpm`), counted
+ * by @fastify/rate-limit: in Redis when REDIS_URL is set, so every replica shares one count (its
+ * Lua script increments and sets the window in one round trip), else in this process. A fixed
+ * window of one minute per key, which is what Redis can count in one atomic step.
+ *
+ * Answers under a limit carry OpenAI's headers (`x-ratelimit-limit-requests`,
+ * `-remaining-requests`, `-reset-requests`); over it, 429 `rate_limit_exceeded` with Retry-After.
+ * Keys with no limit skip all of it: no round trip, no header. When Redis does not answer, the
+ * request is let through (fail open, a warning logged): an outage of the counter must not become
+ * an outage of the API.
+ */
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { Redis } from "ioredis";
+import { keyRateLimited } from "../errors.js";
+
+const WINDOW_MS = 60_000;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Hook for contexts with an API key (after the key check): counts the request against its key's limit. */
+    limitKeyRequests(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+/** A duration as OpenAI writes it in `x-ratelimit-reset-*`: `1s`, `6m0s`, `250ms`. */
+export function resetDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = Math.ceil(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
+}
+
+export default fp(
+  async (app) => {
+    const redis = app.config.redisUrl
+      ? new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true })
+      : undefined;
+    if (redis) {
+      redis.on("error", (err) => app.log.warn({ code: (err as NodeJS.ErrnoException).code }, "rate-limit store (Redis) unavailable; requests are not limited meanwhile"));
+      await redis.connect().catch(() => {}); // reconnects on its own; requests fail open until then
+      app.addHook("onClose", async () => void redis.disconnect());
+    }
+    await app.register(rateLimit, { global: false, redis, nameSpace: "agentport-rpm-", skipOnError: true });
+    const limitOf = (request: FastifyRequest) => request.auth.rpm ?? app.config.rateLimitRpm;
+    const count = app.createRateLimit({ keyGenerator: (request) => request.auth.keyId, max: (request) => limitOf(request)!, timeWindow: WINDOW_MS });
+
+    app.decorate("limitKeyRequests", async (request: FastifyRequest, reply: FastifyReply) => {
+      const limit = limitOf(request);
+      if (limit === undefined) return;
+      const result = await count(request);
+      if (result.isAllowed) return;
+      const reset = resetDuration(result.ttl);
+      void reply.headers({ "x-ratelimit-limit-requests": String(limit), "x-ratelimit-remaining-requests": String(result.remaining), "x-ratelimit-reset-requests": reset });
+      if (result.isExceeded) throw keyRateLimited(limit, reset, result.ttlInSeconds);
+    });
+  },
+  { name: "rate-limit", dependencies: ["api-keys"] },
+);

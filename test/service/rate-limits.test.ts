@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import OpenAI from "openai";
+import { buildApp } from "../../service/src/app.js";
+import { loadConfig } from "../../service/src/config.js";
+import { resetDuration } from "../../service/src/plugins/rate-limit.js";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { listen, openaiClient } from "../helpers/openai-client.js";
+import { openTestStore } from "../helpers/store.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+const models = (t: { app: TestApp["app"] }, secret: string) => t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
+
+describe("requests per minute per API key", () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it("within the limit every answer says the limit, what remains and when it resets; past it 429 with Retry-After", async () => {
+    const t = await buildTestApp("pglite", { RATE_LIMIT_RPM: "3" });
+    cleanups.push(() => t.close());
+    const { secret } = await t.createKey();
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await models(t, secret));
+    expect(answers.slice(0, 3).map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.slice(0, 3).map((r) => r.headers["x-ratelimit-remaining-requests"])).toEqual(["2", "1", "0"]);
+    expect(answers[0].headers["x-ratelimit-limit-requests"]).toBe("3");
+    expect(answers[0].headers["x-ratelimit-reset-requests"]).toMatch(/^(\d+s|1m0s|\d+ms)$/);
+    const refused = answers[3];
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded", param: null });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
+    // Another key has its own count.
+    expect((await models(t, (await t.createKey()).secret)).statusCode).toBe(200);
+  });
+
+  it("a key's own limit wins over the default; without either, no limit and no headers", async () => {
+    const t = await buildTestApp("pglite", {});
+    cleanups.push(() => t.close());
+    const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
+    const created = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "limited", rate_limits: { rpm: 1 } } });
+    expect(created.json().rate_limits).toEqual({ rpm: 1 });
+    expect((await models(t, created.json().secret)).statusCode).toBe(200);
+    expect((await models(t, created.json().secret)).statusCode).toBe(429);
+    const free = (await t.createKey()).secret;
+    const res = await models(t, free);
+    expect(res.headers["x-ratelimit-limit-requests"]).toBeUndefined();
+    const tpm = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "x", rate_limits: { tpm: 5 } } });
+    expect(tpm.statusCode).toBe(400);
+    expect(tpm.json().error.param).toBe("rate_limits.tpm");
+  });
+
+  it("two replicas sharing Redis share one count, and the official client sees a RateLimitError", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const replica = async () => {
+      const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-rl-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", RATE_LIMIT_RPM: "4", REDIS_URL });
+      const db = await (await import("../../service/src/store/open.js")).openStore({ databaseUrl: store.url });
+      const app = await buildApp({ config, db, logger: false });
+      await app.ready();
+      cleanups.push(async () => {
+        await app.close();
+        await db.close();
+      });
+      return app;
+    };
+    const [a, b] = [await replica(), await replica()];
+    // A fresh key each run: its count starts at zero whatever an earlier run left in Redis.
+    const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
+    const statuses = [];
+    for (const app of [a, b, a, b]) statuses.push((await models({ app }, secret)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    const client = openaiClient(await listen(b), secret);
+    const err = await client.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(Number((err as InstanceType<typeof OpenAI.RateLimitError>).headers?.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("lets requests through when Redis does not answer (an outage of the counter is not one of the API)", async () => {
+    const t = await buildTestApp("pglite", { RATE_LIMIT_RPM: "1", REDIS_URL: "redis://127.0.0.1:9" });
+    cleanups.push(() => t.close());
+    const { secret } = await t.createKey();
+    expect([(await models(t, secret)).statusCode, (await models(t, secret)).statusCode]).toEqual([200, 200]);
+  });
+
+  it("writes reset durations the way OpenAI does", () => {
+    expect([resetDuration(250), resetDuration(1000), resetDuration(59_001), resetDuration(60_000), resetDuration(61_500)]).toEqual(["250ms", "1s", "1m0s", "1m0s", "1m2s"]);
+  });
+});
