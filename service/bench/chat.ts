@@ -38,6 +38,9 @@ interface Pair {
 interface Endpoints extends ChatServers {
   app: string;
   key: string;
+  /** The same service with a requests-per-minute limit counted in Redis (never reached). */
+  limited: string;
+  limitedKey: string;
 }
 
 const chatBody = (model: string, stream: boolean) =>
@@ -50,6 +53,12 @@ function pairs(s: Endpoints): Pair[] {
   const proxy = (stream: boolean): Target => ({ name: `Fastify+undici proxy, ${stream ? "SSE" : "JSON"}`, url: `${s.proxy}/v1/chat/completions`, headers: auth, body: chatBody("bench", stream) });
   const synthetic = "agentport/synthetic-20";
   return [
+    {
+      what: "rate limiter (Redis)",
+      goal: 0.9,
+      reference: { name: "agentport GET /v1/models, no limit", url: `${s.app}/v1/models`, method: "GET", headers: { authorization: auth.authorization } },
+      ours: { name: "agentport GET /v1/models, RPM in Redis", url: `${s.limited}/v1/models`, method: "GET", headers: { authorization: `Bearer ${s.limitedKey}` } },
+    },
     {
       what: "models list",
       goal: 0.7,
@@ -88,15 +97,20 @@ export async function run(): Promise<void> {
   const env = benchEnv("built", upstream.info.url);
   const service = await startWarm("built", env);
   const key = createKey("built", env);
+  // The limiter's cost: one more service whose keys are limited (far above the load) in Redis.
+  const limitedEnv = { ...benchEnv("built", upstream.info.url), RATE_LIMIT_RPM: "1000000000", REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" };
+  const limited = await startWarm("built", limitedEnv);
+  const limitedKey = createKey("built", limitedEnv);
   const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key });
-  const cpuOf = async (t: Target) => (t.url.startsWith(service.url) ? processCpuMicros(service.child.pid!) : servers.cpu());
+  const cpuOf = async (t: Target) =>
+    t.url.startsWith(service.url) ? processCpuMicros(service.child.pid!) : t.url.startsWith(limited.url) ? processCpuMicros(limited.child.pid!) : servers.cpu();
   const measure = async (t: Target, seconds = SECONDS): Promise<Measured> => {
     const before = await cpuOf(t);
     const result = await load({ url: t.url, method: t.method, headers: t.headers, body: t.body, seconds, connections: CONNECTIONS });
     return { ...result, cpuMicros: (await cpuOf(t)) - before };
   };
   try {
-    const all = pairs({ ...servers.info, app: service.url, key });
+    const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey });
     const list = all.filter((p) => PAIRS.test(p.what));
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
     for (const p of list) {
@@ -151,6 +165,7 @@ export async function run(): Promise<void> {
   } finally {
     await servers.stop();
     await stopService(service);
+    await stopService(limited);
     await upstream.stop();
   }
 }
