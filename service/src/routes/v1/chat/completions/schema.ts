@@ -132,17 +132,22 @@ const Usage = Type.Object({
   total_tokens: Type.Integer(),
 });
 
-/** The non-streaming answer (a response schema also lets Fastify serialize it fast). */
-export const ChatCompletion = Type.Object({
-  /** `chatcmpl-…`, unique per answer. */
+/** What a completion and each of its chunks start with. */
+const answerHead = <T extends "chat.completion" | "chat.completion.chunk">(object: T) => ({
+  /** `chatcmpl-…`, unique per answer; the same for every chunk of one answer. */
   id: Type.String(),
-  object: Type.Literal("chat.completion"),
-  /** Unix seconds. */
+  object: Type.Literal(object),
+  /** Unix seconds, the same for every chunk. */
   created: Type.Integer(),
   /** The model id the request named. */
   model: Type.String(),
   /** Always null: no fixed backend configuration to report. */
   system_fingerprint: Type.Null(),
+});
+
+/** The non-streaming answer (a response schema also lets Fastify serialize it fast). */
+export const ChatCompletion = Type.Object({
+  ...answerHead("chat.completion"),
   choices: Type.Array(
     Type.Object({
       /** Always 0 (n is 1). */
@@ -170,13 +175,7 @@ export const ChatCompletion = Type.Object({
  * and no choices.
  */
 export const ChatCompletionChunk = Type.Object({
-  /** The same for every chunk of one answer. */
-  id: Type.String(),
-  object: Type.Literal("chat.completion.chunk"),
-  /** Unix seconds, the same for every chunk. */
-  created: Type.Integer(),
-  model: Type.String(),
-  system_fingerprint: Type.Null(),
+  ...answerHead("chat.completion.chunk"),
   choices: Type.Array(
     Type.Object({
       index: Type.Integer(),
