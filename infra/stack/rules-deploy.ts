@@ -50,6 +50,11 @@ export const deployRules: Rule[] = [
     if (s.objstore.mode === "distributed" && s.objstore.replicas < 4) {
       report("objstore.replicas", "must be at least 4 in distributed mode");
     }
+    // One pod count: objstore.replicas (by its mode) is the one rendered, so a different replicaCount would be ignored.
+    const pods = s.objstore.mode === "distributed" ? s.objstore.replicas : 1;
+    if (s.objstore.replicaCount !== undefined && s.objstore.replicaCount !== pods) {
+      report("objstore.replicaCount", `must be ${pods} (objstore.replicas in ${s.objstore.mode} mode) or unset`);
+    }
   }),
   rule(["storage", "ultron", "document_converter"], (s, report) => {
     const disk = STORAGE_DISK[s.storage.provider];

@@ -156,6 +156,16 @@ describe("platform values builder", () => {
     for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"]) expect(at(local, `${ext}.enabled`)).toBe(false);
   });
 
+  it("renders one objstore pod count, the one its mode allows, as replicas and replicaCount alike", () => {
+    const countOf = (spec: StackSpec) => {
+      const v = valuesOf(spec);
+      return [at(v, "objstore.replicas"), at(v, "objstore.replicaCount")];
+    };
+    expect(countOf(specOf("local"))).toEqual([1, 1]); // standalone: the table's 4 no longer stands beside it
+    expect(countOf(specOf("onprem", (r) => (r.objstore = { ...r.objstore, replicas: 6 })))).toEqual([6, 6]);
+    expect(() => specOf("onprem", (r) => (r.objstore = { ...r.objstore, replicas: 4, replicaCount: 2 }))).toThrow(/objstore\.replicaCount: must be 4/);
+  });
+
   it("follows storage.provider in the dependent settings", () => {
     const azure = valuesOf(specOf("prod-azure"));
     expect(at(azure, "ultron.env.STORAGE_DISK")).toBe("azure");
