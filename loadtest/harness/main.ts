@@ -9,6 +9,7 @@ import { formatEnv, k6Env } from "./k6-env.js";
 import { httpKeyAdmin } from "./key-admin.js";
 import { resolveLimits } from "./limits-source.js";
 import { startLocalTarget, type LocalTarget } from "./local-target.js";
+import { nginxProblem, targetProblem } from "./preflight.js";
 import { createProgress } from "./progress.js";
 import { renderHtml } from "./report-html.js";
 import { runScenarios } from "./runner.js";
@@ -60,6 +61,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   const effective = opts.mode === "local" ? scaleLimits(resolved.limits, opts.timeScale) : resolved.limits;
+  if (opts.mode === "local") {
+    const problem = await nginxProblem(opts.nginx);
+    if (problem) {
+      process.stderr.write(`preflight: ${problem}\n`);
+      return 2;
+    }
+  }
   const progress = createProgress();
   const ceiling = opts.ceilingSeconds > 0 ? await measureCeiling(opts.ceilingSeconds) : null;
   const http = createHttp(Math.max(opts.concurrency, opts.fileConcurrency) * 2 + 8);
@@ -82,7 +90,15 @@ export async function main(argv: string[]): Promise<number> {
       }
       target = local.target;
       setupMs = Math.round(performance.now() - t0);
-    } else target = remoteTarget(opts, http);
+    } else {
+      target = remoteTarget(opts, http);
+      const problem = await targetProblem(http, target.baseUrl, target.key, target.streamModel);
+      if (problem) {
+        progress.done();
+        process.stderr.write(`preflight: ${problem}\n`);
+        return 2;
+      }
+    }
 
     const report = await runScenarios({
       target,

@@ -110,13 +110,6 @@ describe("npm run loadtest -- --local (through nginx, time-scaled)", () => {
 });
 
 describe("harness exit codes", () => {
-  it("exits 1 when a threshold fails (nothing listening at the target)", async () => {
-    const { code, stdout } = await harness(["--target", "http://127.0.0.1:9", "--key", "ap-x", "--scenarios", "streaming", "--requests", "2", "--ceiling-seconds", "0"], 60_000);
-    expect(stdout).toMatch(/^streaming\s+FAIL/m);
-    expect(stdout).toMatch(/FAIL in /);
-    expect(code).toBe(1);
-  }, 90_000);
-
   it("exits 2 on a usage error", async () => {
     const { code, stderr } = await harness(["--target", "http://127.0.0.1:9"], 60_000);
     expect(stderr).toContain("--target needs --key");
