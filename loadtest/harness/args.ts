@@ -31,6 +31,10 @@ export interface HarnessOptions {
   project?: string;
   json?: string;
   html?: string;
+  /** JUnit XML of the checks. */
+  junit?: string;
+  /** The per-request samples as CSV. */
+  csv?: string;
   ceilingSeconds: number;
   nginx?: string;
 }
@@ -58,6 +62,8 @@ Deployed targets
   --member-token JWT --project ID   key management for the revocation scenario
 Output
   --json FILE  --html FILE
+  --junit FILE                each check a JUnit test case (CI shows failed checks as failed tests)
+  --csv FILE                  the per-request samples (scenario, op, start, latency, TTFT, ok)
 `;
 
 function num(raw: string | undefined, name: string, fallback: number, min = 0): number {
@@ -86,7 +92,7 @@ const STRING_FLAGS = [
   "heartbeat-seconds", "client-body-buffer-size", "max-body-size", "json-body-limit", "file-max-bytes", "scenarios",
   "concurrency", "requests", "files", "file-concurrency", "stream-tokens", "token-interval-ms", "max-duration",
   "ttft-p95-ms", "request-p95-ms", "stream-model", "silent-model", "silence-ms", "member-token", "project", "json",
-  "html", "ceiling-seconds", "nginx",
+  "html", "junit", "csv", "ceiling-seconds", "nginx",
 ] as const;
 
 export function parseHarnessArgs(argv: string[]): HarnessOptions {
@@ -147,6 +153,8 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     project: s.project,
     json: s.json,
     html: s.html,
+    junit: s.junit,
+    csv: s.csv,
     ceilingSeconds: num(s["ceiling-seconds"], "ceiling-seconds", 2, 0),
     nginx: s.nginx,
   };

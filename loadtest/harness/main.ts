@@ -9,6 +9,7 @@ import { formatEnv, k6Env } from "./k6-env.js";
 import { httpKeyAdmin } from "./key-admin.js";
 import { resolveLimits } from "./limits-source.js";
 import { startLocalTarget, type LocalTarget } from "./local-target.js";
+import { junitXml, samplesCsv } from "./machine-outputs.js";
 import { nginxProblem, targetProblem } from "./preflight.js";
 import { createProgress } from "./progress.js";
 import { renderHtml } from "./report-html.js";
@@ -125,6 +126,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${renderSummary(report)}\n`);
     if (opts.json) write(opts.json, JSON.stringify(report, null, 2));
     if (opts.html) write(opts.html, renderHtml(report));
+    if (opts.junit) write(opts.junit, junitXml(report));
+    if (opts.csv) write(opts.csv, samplesCsv(report));
     if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`);
     return report.passed ? 0 : 1;
   } finally {

@@ -4,7 +4,7 @@
  * exits 1.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +28,7 @@ describe("load-test preflight", () => {
   let key: string;
   beforeAll(async () => {
     const agents = join(tmpdir(), `agents-preflight-${process.pid}.json`);
-    writeFileSync(agents, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 20, interval_ms: 10 }] }));
+    writeFileSync(agents, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 20, interval_ms: 10, silence_ms: 50 }] }));
     t = await buildTestApp("pglite", { AGENTS_FILE: agents });
     base = (await listen(t.app)).replace(/\/v1$/, "");
     key = (await t.createKey()).secret;
@@ -56,9 +56,23 @@ describe("load-test preflight", () => {
     expect(r.stderr).toMatch(/^preflight: the model 'agentport\/nope' is not served to this key \(it sees: .*agentport\/slow.*\); pass --stream-model$/m);
   });
 
-  it("runs when all is well, and exits 1 when a budget is missed", async () => {
-    const r = await run("--target", base, "--key", key, "--request-p95-ms", "1");
+  it("runs when all is well, exits 1 when only the TTFT budget is missed, and writes JUnit and CSV for CI", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentport-outputs-"));
+    const r = await run("--target", base, "--key", key, "--stream-tokens", "20", "--ttft-p95-ms", "1", "--junit", join(dir, "checks.xml"), "--csv", join(dir, "samples.csv"));
     expect(r.stdout).toMatch(/^streaming\s+FAIL/m);
     expect(r.code).toBe(1);
+
+    const xml = readFileSync(join(dir, "checks.xml"), "utf8");
+    const cases = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/testcase>/g)];
+    expect(cases.length).toBeGreaterThan(2);
+    const failed = cases.filter(([, , body]) => body.includes("<failure"));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.map(([, name]) => name)).toEqual(["TTFT p95 &lt;= 1 ms"]);
+    expect(xml).toMatch(/<testsuite [^>]*failures="[1-9]/);
+
+    const [header, ...rows] = readFileSync(join(dir, "samples.csv"), "utf8").trim().split("\n");
+    expect(header).toBe("scenario,op,at_ms,latency_ms,ttft_ms,ok");
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/^streaming,chat\.stream,[\d.]+,[\d.]+,[\d.]+,true$/);
   });
 });
