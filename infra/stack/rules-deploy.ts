@@ -170,6 +170,21 @@ export const deployRules: Rule[] = [
       }
     });
   }),
+  rule(["ingress", "gateway"], (s, report) => {
+    // The spec's must-override table: TLS comes from the load balancer's certificate on the
+    // gateway's Service (cloud-B), a certificate manager (cloud-A), or certificates the stack names.
+    const lbCertificate = Object.keys(s.gateway.proxy.annotations).some((k) => k.endsWith("-ssl-cert"));
+    const certManager = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
+    const secrets = (s.ingress.tls as unknown[]).length > 0;
+    // Only a name that resolves to this machine may go without: a laptop or CI stack.
+    const loopbackOnly = /(^|\.)(localhost|localtest\.me)$/i.test(s.ingress.domainName);
+    if (!lbCertificate && !certManager && !secrets && !loopbackOnly) {
+      report(
+        "gateway.proxy.annotations",
+        "the platform needs TLS: a load-balancer certificate on the gateway (service.beta.kubernetes.io/aws-load-balancer-ssl-cert), a cert-manager issuer on ingress.annotations, or certificates in ingress.tls",
+      );
+    }
+  }),
   rule(["api", "ingress"], (s, report) => {
     // The platform serves TLS from Ingress secrets in its own namespace: the API's Ingress (in
     // another namespace, for another host) needs a certificate of its own.

@@ -185,6 +185,19 @@ describe("stack validation", () => {
     expect(serviceSettings(specOf("prod-aws")).env.CORS_ORIGINS).toBeUndefined();
   });
 
+  it("requires TLS: a load-balancer certificate, a certificate manager or certificates, unless the domain is loopback-only", () => {
+    const withoutTls = (r: Record<string, any>) => {
+      r.gateway = { ...r.gateway, proxy: { ...r.gateway?.proxy, annotations: {} } };
+      r.ingress.annotations = Object.fromEntries(Object.entries(r.ingress.annotations ?? {}).filter(([k]) => !k.startsWith("cert-manager.io/")));
+      r.ingress.tls = [];
+    };
+    for (const stack of ["prod-aws", "prod-azure", "onprem"]) {
+      expect(paths(issuesOf(stack, withoutTls)), stack).toContain("gateway.proxy.annotations");
+    }
+    expect(paths(issuesOf("local", withoutTls))).not.toContain("gateway.proxy.annotations");
+    expect(paths(issuesOf("local", (r) => (r.ingress.domainName = "agents.example.com")))).toContain("gateway.proxy.annotations");
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";
