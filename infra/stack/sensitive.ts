@@ -16,7 +16,7 @@ export function isSensitivePath(path: string): boolean {
 }
 
 /** Placeholders the package ships with; any left in a used value stops the deployment. */
-export const PLACEHOLDER = /<REPLACE_WITH_YOUR_[^>]*>|PLACEHOLDER_VALUE|<PRIVATE_KEY>/;
+export const PLACEHOLDER = /<REPLACE_WITH_YOUR_[^>]*>|PLACEHOLDER_VALUE|<PRIVATE_KEY>/i;
 
 /**
  * Stand-in for a `secure:` value when no secrets provider is available (the offline plan):

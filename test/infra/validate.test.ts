@@ -73,6 +73,14 @@ describe("stack validation", () => {
     expect(paths(issues).filter((p) => p.startsWith("auditLogs"))).toEqual([]);
   });
 
+  it("recognises placeholders whatever their case", () => {
+    const issues = issuesOf("local", (r) => {
+      r.company.name = "<replace_with_your_company_name>";
+      r.company.brand_name = "Placeholder_Value";
+    });
+    expect(paths(issues)).toEqual(expect.arrayContaining(["company.name", "company.brand_name"]));
+  });
+
   it("requires the vendor-supplied frontend values (their package default is PLACEHOLDER_VALUE)", () => {
     const issues = issuesOf("local", (r) => delete r.frontend);
     expect(paths(issues)).toEqual(expect.arrayContaining(["frontend.env.REACT_APP_CLIENT_ID", "frontend.env.REACT_APP_CLIENT_SECRET"]));
