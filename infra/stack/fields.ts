@@ -56,6 +56,8 @@ export const bytes = () =>
 
 /** An http(s) URL. */
 export const url = () => z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL");
+/** A WebSocket URL (the broadcaster's). */
+export const wsUrl = () => z.string().regex(/^wss?:\/\/[^\s]+$/, "must be a ws:// or wss:// URL");
 /** A browser origin: scheme, host and port only (`https://app.example.com`). */
 export const origin = () =>
   z.string().refine((v) => {

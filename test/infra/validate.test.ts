@@ -73,6 +73,16 @@ describe("stack validation", () => {
     expect(paths(issues).filter((p) => p.startsWith("auditLogs"))).toEqual([]);
   });
 
+  it("takes URLs as URLs and e-mail addresses as addresses", () => {
+    const issues = issuesOf("local", (r) => {
+      r.frontend.env.REACT_APP_BROADCASTER_WS_URL = "broadcaster:8080";
+      r.company.pages = { ...r.company.pages, terms_of_service_url: "example.com/terms" };
+      r.mailer.default_from_email = "noreply";
+    });
+    expect(paths(issues)).toEqual(expect.arrayContaining(["frontend.env.REACT_APP_BROADCASTER_WS_URL", "company.pages.terms_of_service_url", "mailer.default_from_email"]));
+    expect(paths(issuesOf("local", (r) => (r.frontend.env.REACT_APP_BROADCASTER_WS_URL = "wss://chat.example.com/ws")))).toEqual([]);
+  });
+
   it("recognises placeholders whatever their case", () => {
     const issues = issuesOf("local", (r) => {
       r.company.name = "<replace_with_your_company_name>";
