@@ -48,9 +48,11 @@ export const deployRules: Rule[] = [
     if (s.objstore.enabled !== wanted && s.objstore.enabled) {
       report("objstore.enabled", "must be false unless storage.provider is Minio (it follows storage.provider)");
     }
-    if (s.objstore.mode === "distributed" && s.objstore.replicas < 4) {
-      report("objstore.replicas", "must be at least 4 in distributed mode");
-    }
+    const { mode, replicas, replicaCount } = s.objstore;
+    if (mode === "distributed" && replicas !== undefined && replicas < 4) report("objstore.replicas", "must be at least 4 in distributed mode");
+    if (mode === "standalone" && replicas !== undefined && replicas !== 1) report("objstore.replicas", "must be 1 in standalone mode (one server)");
+    // The objstore's pod count is objstore.replicas alone: a second count could only disagree.
+    if (replicaCount !== undefined) report("objstore.replicaCount", "is not an objstore parameter: set objstore.replicas");
   }),
   rule(["storage", "ultron", "document_converter"], (s, report) => {
     const disk = STORAGE_DISK[s.storage.provider];

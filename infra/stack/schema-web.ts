@@ -102,7 +102,8 @@ export const storage = z
 export const objstore = component(
   {
     mode: oneOf(["standalone", "distributed"]).default("distributed"),
-    replicas: positiveInt().default(4),
+    /** Pods of the objstore: 4 in distributed mode unless set, always 1 in standalone mode. */
+    replicas: positiveInt().optional(),
     persistence: z
       .strictObject({
         enabled: bool().default(true),

@@ -21,6 +21,11 @@ export interface ObjstoreStorageArgs {
   endpoint: string;
 }
 
+/** The objstore's one pod count, consistent with its mode (reference: 4 in distributed mode). */
+export function objstoreReplicas(c: Pick<StackSpec["objstore"], "mode" | "replicas">): number {
+  return c.mode === "standalone" ? 1 : (c.replicas ?? 4);
+}
+
 export class ObjstoreStorage extends pulumi.ComponentResource implements StorageOutputs {
   readonly provider = "Minio" as const;
   readonly chartSecret: pulumi.Output<Record<string, string>>;
@@ -45,9 +50,10 @@ export class ObjstoreStorage extends pulumi.ComponentResource implements Storage
     this.componentValues = {
       enabled: true,
       mode: c.mode,
-      replicas: c.mode === "distributed" ? c.replicas : 1,
+      replicas: objstoreReplicas(c),
       persistence: c.persistence,
-      rootUser: c.rootUser ?? "objstore-admin",
+      // The chart's console user name is not shown by the reference: rendered only when the stack sets one.
+      ...(c.rootUser ? { rootUser: c.rootUser } : {}),
       rootPassword: args.rootPassword,
     };
     this.serviceEnv = pulumi.secret(

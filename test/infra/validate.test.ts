@@ -61,6 +61,14 @@ describe("stack validation", () => {
     expect(paths(issues)).toEqual(expect.arrayContaining(["externalVectordb.sslMode", "storage.secret.objstore.FORCE_PATH_STYLE", "externalMq.host"]));
   });
 
+  it("keeps objstore.replicas consistent with objstore.mode, and the only pod count of the objstore", () => {
+    const message = (edit: (r: any) => void) => issuesOf("local", edit).map((i) => `${i.path}: ${i.message}`);
+    expect(message((r) => (r.objstore = { mode: "standalone", replicas: 4 }))).toEqual(["objstore.replicas: must be 1 in standalone mode (one server)"]);
+    expect(message((r) => (r.objstore = { mode: "distributed", replicas: 2 }))).toEqual(["objstore.replicas: must be at least 4 in distributed mode"]);
+    expect(message((r) => (r.objstore = { mode: "distributed", replicaCount: 4 }))).toEqual(["objstore.replicaCount: is not an objstore parameter: set objstore.replicas"]);
+    expect(message((r) => (r.objstore = { mode: "distributed" }))).toEqual([]);
+  });
+
   it("rejects placeholders left in used values, and ignores them in unused ones", () => {
     const issues = issuesOf("local", (r) => {
       r.company.name = "<REPLACE_WITH_YOUR_COMPANY_NAME>";

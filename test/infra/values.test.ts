@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { buildPlatformValues } from "../../infra/platform/values/index.js";
 import type { ValuesInput } from "../../infra/platform/values/types.js";
 import type { StackSpec } from "../../infra/stack/schema.js";
+import { objstoreReplicas } from "../../infra/storage/objstore.js";
 import { at } from "./plan-helpers.js";
 import { SECRETS, specOf } from "./fixtures.js";
 
 const storageFor = (spec: StackSpec): ValuesInput["storage"] => ({
   provider: spec.storage.provider,
   chartSecret: { ACCESS_KEY_ID: "S-access", SECRET_ACCESS_KEY: "S-secret-key" },
-  componentValues: spec.storage.provider === "Minio" ? { enabled: true, mode: spec.objstore.mode, replicas: spec.objstore.replicas } : { enabled: false },
+  componentValues: spec.storage.provider === "Minio" ? { enabled: true, mode: spec.objstore.mode, replicas: objstoreReplicas(spec.objstore) } : { enabled: false },
 });
 const valuesOf = (spec: StackSpec, managed: ValuesInput["managed"] = {}) => buildPlatformValues({ spec, secrets: SECRETS, storage: storageFor(spec), managed });
 
@@ -162,6 +163,15 @@ describe("platform values builder", () => {
     expect(at(azure, "document_converter.env.USE_CLOUDA")).toBe("true");
     expect(at(azure, "storage.secret.clouda")).toBeDefined();
     expect(at(azure, "objstore.enabled")).toBe(false);
+  });
+
+  it("renders the objstore's pod count once, as objstore.replicas, consistent with its mode", () => {
+    expect(at(local, "objstore.replicas")).toBe(1); // standalone
+    expect(at(local, "objstore.replicaCount")).toBeUndefined();
+    const distributed = valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed" })));
+    expect(at(distributed, "objstore.replicas")).toBe(4);
+    expect(at(distributed, "objstore.replicaCount")).toBeUndefined();
+    expect(at(valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed", replicas: 8 }))), "objstore.replicas")).toBe(8);
   });
 
   it("puts secrets only where the reference asks for them", () => {

@@ -35,7 +35,8 @@ export const RESOURCES: Record<string, Sizing> = {
   smtp: { replicas: 1, requests: r("256Mi", "100m"), limits: r("512Mi", "500m") },
   mail: { replicas: 1, requests: r("128Mi", "100m"), limits: r("512Mi", "500m") },
   gateway: { replicas: 2 },
-  objstore: { replicas: 4, requests: r("512Mi", "250m"), limits: r("2Gi", "1000m") },
+  // No replicaCount: the objstore's pod count is objstore.replicas (storage/objstore.ts), by mode.
+  objstore: { requests: r("512Mi", "250m"), limits: r("2Gi", "1000m") },
 };
 
 /** Monitoring request defaults (reference: Monitoring). */
