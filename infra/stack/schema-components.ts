@@ -1,6 +1,6 @@
 /** Application components and their env values (reference: Components, Component environment values, Limits). */
 import { z } from "zod";
-import { bool, boolString, component, count, oneOf, positiveInt, str, text, url } from "./fields.js";
+import { bool, boolString, component, count, oneOf, positiveInt, str, text, url, wsUrl } from "./fields.js";
 
 export const frontend = component(
   {},
@@ -13,7 +13,7 @@ export const frontend = component(
     REACT_APP_CAPTCHA_SITE_KEY: text().default("PLACEHOLDER_VALUE"),
     ICON_FONT_REGISTRY_TOKEN: text().default("PLACEHOLDER_VALUE"),
     /** Defaults to wss://<ingress.domainName>/broadcast. */
-    REACT_APP_BROADCASTER_WS_URL: str().optional(),
+    REACT_APP_BROADCASTER_WS_URL: wsUrl().optional(),
     REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL: url().default("https://trace.playwright.dev"),
     /** Kept equal to automation.env.SECURED_SIGN_UP. */
     REACT_APP_SECURED_SIGN_UP: boolString().optional(),
