@@ -21,5 +21,8 @@ export const DEFAULT_CLIENT_MAX_BODY_SIZE = "520m";
 /** The service's largest upload. */
 export const DEFAULT_FILE_MAX_BYTES = "512m";
 
+/** The LLM proxy's own listening port, what the chart runs when a stack sets no llmproxy.port. */
+export const LLMPROXY_PORT = 4000;
+
 /** The longest keep-alive interval on streams, whatever the read timeout. */
 export const MAX_HEARTBEAT_SECONDS = 15;

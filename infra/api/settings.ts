@@ -3,6 +3,7 @@
  * database URL, all derived from the stack (and from the same limits the load test reads).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { LLMPROXY_PORT } from "../constants.js";
 import { deriveLimits, type StackLimits } from "../limits.js";
 import { serviceHost } from "../platform/values/defaults.js";
 import type { PostgresEndpoint } from "../data/types.js";
@@ -52,7 +53,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
   const publicUrl = `https://${host}`;
   const limits = deriveLimits(spec as unknown as Record<string, unknown>);
   const { releaseName: release, namespace } = spec.platform;
-  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port}/v1` : undefined);
+  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port ?? LLMPROXY_PORT}/v1` : undefined);
   const prefix = api.annotationPrefix.replace(/\/$/, "");
   const maxBody = spec.gateway.env.client_max_body_size;
   return {

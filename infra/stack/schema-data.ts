@@ -103,7 +103,8 @@ export const gateway = component(
       .prefault({}),
   },
   {
-    prefix: text().default("/gateway_prefix/"),
+    /** A prefix path the reference hides: the chart's own unless set. */
+    prefix: text().optional(),
     database: text().default("off"),
     plugins: text().default("bundled,jwt,acme"),
     real_ip_header: text().default("x-real-ip"),
