@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { STACKS_DIR } from "./limits.js";
 import { readStackFile } from "./plan/stack-file.js";
+import { STACKS_DIR } from "./stack/stack-names.js";
 import { GROUP_NAMES, type StackSpec } from "./stack/schema.js";
 import { requireValidStack } from "./stack/validate.js";
 

@@ -1,4 +1,5 @@
 /** Where things run: storage provider, data service modes, network placement, API limits. */
+import { heartbeatProblem, MIN_READ_TIMEOUT_MS } from "../heartbeat.js";
 import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
 import { DATA_SERVICES } from "./schema.js";
@@ -188,11 +189,10 @@ export const deployRules: Rule[] = [
     if (build && !registry && s.cloud.provider !== "aws") report("api.registry", "api.build pushes to an ECR repository on AWS only; elsewhere name the registry here");
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
-    const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;
-    if (s.api.heartbeatSeconds !== undefined && s.api.heartbeatSeconds >= readSeconds) {
-      report("api.heartbeatSeconds", `must be below the gateway read timeout (${readSeconds} s) or idle streams are cut`);
-    }
-    if (readSeconds < 2) report("ingress.annotations.read-timeout", "must be at least 2000 ms so a heartbeat fits below it");
+    const readMs = Number(s.ingress.annotations["read-timeout"]);
+    const heartbeat = heartbeatProblem(readMs, s.api.heartbeatSeconds);
+    if (heartbeat) report("api.heartbeatSeconds", heartbeat);
+    if (readMs < MIN_READ_TIMEOUT_MS) report("ingress.annotations.read-timeout", `must be at least ${MIN_READ_TIMEOUT_MS} ms so a heartbeat fits below it`);
     const max = parseBytes(s.gateway.env.client_max_body_size) ?? 0;
     const file = parseBytes(s.api.fileMaxBytes) ?? 0;
     const json = parseBytes(s.api.jsonBodyLimit ?? s.gateway.env.client_body_buffer_size) ?? 0;

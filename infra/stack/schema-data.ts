@@ -1,5 +1,6 @@
 /** Data services, graphql, gateway and external services (reference: Data services, External services). */
 import { z } from "zod";
+import { DEFAULT_CLIENT_BODY_BUFFER_SIZE, DEFAULT_CLIENT_MAX_BODY_SIZE } from "../constants.js";
 import { bareHost, bool, boolString, bytes, cidr, component, count, oneOf, port, str, text } from "./fields.js";
 
 const pullPolicy = () => oneOf(["IfNotPresent", "Always", "Never"]).default("IfNotPresent");
@@ -110,9 +111,9 @@ export const gateway = component(
     real_ip_header: text().default("x-real-ip"),
     trusted_ips: text().default("0.0.0.0/0,::/0"),
     /** Not a limit: bodies above it are spilled to a temporary file. */
-    client_body_buffer_size: bytes().default("5120k"),
+    client_body_buffer_size: bytes().default(DEFAULT_CLIENT_BODY_BUFFER_SIZE),
     /** The limit: larger bodies get 413 (0 = unlimited). Must fit the service's file limit. */
-    client_max_body_size: bytes().default("520m"),
+    client_max_body_size: bytes().default(DEFAULT_CLIENT_MAX_BODY_SIZE),
   },
 );
 

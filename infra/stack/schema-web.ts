@@ -1,5 +1,6 @@
 /** Ingress, storage, objstore, company, mailer, smtp and mail (reference: same sections). */
 import { z } from "zod";
+import { DEFAULT_TIMEOUT_MS } from "../constants.js";
 import { bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
 
 const subIngress = (enabled: boolean, pathPrefix: string) =>
@@ -29,9 +30,9 @@ export const ingress = z
     annotations: z
       .looseObject({
         "strip-path": boolString().default("true"),
-        "connect-timeout": millis().default("180000"),
-        "read-timeout": millis().default("180000"),
-        "write-timeout": millis().default("180000"),
+        "connect-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+        "read-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+        "write-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
       })
       .prefault({}),
     objstore: z
