@@ -141,6 +141,11 @@ export const deployRules: Rule[] = [
       requireAll(report, why("mq"), { "externalMq.host": e.host, "externalMq.username": e.username, "externalMq.password": e.password });
     }
   }),
+  rule(["vectordb"], (s, report) => {
+    if (s.vectordb.sqldb !== undefined) {
+      report("vectordb.sqldb", "the vector store's credentials are vectordb.postgresql.username, .password, .database, .port (the reference's data table); set them there");
+    }
+  }),
   rule(["cache", "docdb"], (s, report) => {
     if (s.cache.auth.sentinel && s.cache.architecture !== "replication") report("cache.auth.sentinel", "needs cache.architecture replication");
     const a = s.docdb.auth;

@@ -132,6 +132,12 @@ export const vectordb = component(
       .strictObject({ enabled: bool().default(true), size: text().default("64Gi"), storageClassName: str().default("") })
       .prefault({}),
     image: z.strictObject({ pullPolicy: pullPolicy() }).prefault({}),
+    /**
+     * The must-override list names the vector store's credentials `vectordb.sqldb.*`, the data
+     * table `vectordb.postgresql.*` (with types and defaults): one set of credentials, kept at the
+     * data table's path. Accepted here only so a stack using the other name is told where they go.
+     */
+    sqldb: z.unknown().optional(),
   },
   {},
 );

@@ -128,3 +128,11 @@ describe("secrets of the reference", () => {
     expect(issuesOf("local", (r) => (r.jwt = { secret: "x".repeat(64) }), (p) => p === "jwt.secret")).toEqual([]);
   });
 });
+
+describe("vector store credentials", () => {
+  it("are vectordb.postgresql.*: a stack using the must-override list's vectordb.sqldb.* is told where they go", () => {
+    const issues = issuesOf("local", (r) => (r.vectordb = { sqldb: { password: secret("v") } }));
+    expect(issues).toEqual([{ path: "vectordb.sqldb", message: expect.stringContaining("vectordb.postgresql.username") }]);
+    expect(issuesOf("local", (r) => (r.vectordb = { postgresql: { username: "vec", password: secret("v") } }))).toEqual([]);
+  });
+});

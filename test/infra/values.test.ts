@@ -206,6 +206,12 @@ describe("platform values builder", () => {
     expect(at(local, "llm.secretKeys.managed.CONVERSE_REGION")).toBe("ap-northeast-1");
   });
 
+  it("takes image tags from the chart version's table, and none for a version without one", () => {
+    expect(at(local, "image.boost.tag")).toBe("v26.02.16.4");
+    const bumped = valuesOf(specOf("local", (r) => (r.platform.version = "26.3.1")));
+    expect(Object.values(at(bumped, "image") as Record<string, unknown>).some((v) => v && typeof v === "object" && "tag" in v)).toBe(false);
+  });
+
   it("renders the objstore's pod count once, as objstore.replicas, consistent with its mode", () => {
     expect(at(local, "objstore.replicas")).toBe(1); // standalone
     expect(at(local, "objstore.replicaCount")).toBeUndefined();

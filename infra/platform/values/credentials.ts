@@ -1,6 +1,6 @@
 /** Registry, images, JWT, credentials, LLM providers and audit logs. */
 import { LLM_JSON_LISTS, LLM_PROVIDER_KEYS } from "../../stack/schema-platform.js";
-import { IMAGE_TAGS } from "./defaults.js";
+import { imageTagsFor } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
 
 /** Every provider key of the reference, set or empty (an empty JSON list for the list keys). */
@@ -22,7 +22,7 @@ export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
     image: {
       ...(s.image.imagePullSecrets ? { imagePullSecrets: s.image.imagePullSecrets } : {}),
       pullPolicy: s.image.pullPolicy,
-      ...Object.fromEntries(Object.entries(IMAGE_TAGS).map(([component, tag]) => [component, { tag }])),
+      ...Object.fromEntries(Object.entries(imageTagsFor(s.platform.version)).map(([component, tag]) => [component, { tag }])),
     },
     jwt: { secret: secrets.jwtSecret, ...(s.jwt.key ? { key: s.jwt.key } : {}), algorithm: s.jwt.algorithm },
     credentials: {
