@@ -1,15 +1,15 @@
 /** Ingress, storage, objstore, company, mailer, smtp and mail (reference: same sections). */
 import { z } from "zod";
 import { DEFAULT_TIMEOUT_MS } from "../constants.js";
-import { bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
+import { bareHost, bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
 
 const subIngress = (enabled: boolean, pathPrefix: string) =>
   z
     .strictObject({
       enabled: bool().default(enabled),
       type: oneOf(["subdomain", "path"]).default("subdomain"),
-      /** Defaults to `<name>.<ingress.domainName>`. */
-      domain: str().optional(),
+      /** A host name; defaults to `<name>.<ingress.domainName>`. */
+      domain: bareHost().optional(),
       pathPrefix: text().default(pathPrefix),
     })
     .prefault({});

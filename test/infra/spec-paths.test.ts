@@ -138,6 +138,16 @@ describe("a Required value is demanded when its feature is on", () => {
   });
 });
 
+describe("a secret of the reference is refused in plaintext", () => {
+  it.each(withColumn("secret"))("%s", (_path, row) => {
+    const raw = baseOf(row);
+    setPath(raw, param(row), Array.isArray(row.override) ? ["plaintext"] : "plaintext");
+    const v = validateStack(raw);
+    const refused = (v.ok ? [] : v.issues).filter((i) => names(i, param(row)) && /plaintext/.test(i.message));
+    expect(refused).not.toEqual([]);
+  });
+});
+
 describe("column totals", () => {
   it("are reported out of the table's rows", () => {
     const n = SPEC_PATHS.length;
@@ -145,7 +155,7 @@ describe("column totals", () => {
     const totals = {
       rows: n,
       settable: count((r) => has(r, "override")),
-      validated: count((r) => has(r, "invalid") || has(r, "fixed") || has(r, "required")),
+      validated: count((r) => has(r, "invalid") || has(r, "fixed") || has(r, "required") || has(r, "secret")),
       renderedWithSpecDefault: count((r) => has(r, "default")),
       asserted: count((r) => ["default", "override", "invalid", "fixed", "required"].some((c) => has(r, c as keyof SpecRow))),
     };

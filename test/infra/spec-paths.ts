@@ -202,7 +202,7 @@ add("ingress.objstore.console.tls", { default: [], override: [{ secretName: "con
 for (const sub of ["dashboards", "metrics"]) {
   add(`ingress.${sub}.enabled`, { default: true, override: false, invalid: "yes" });
   add(`ingress.${sub}.type`, { default: "subdomain", override: "path", invalid: "host" });
-  add(`ingress.${sub}.domain`, { default: `${sub}.platform.example.com`, override: `${sub}.example.org`, note: "<your-domain> is ingress.domainName" });
+  add(`ingress.${sub}.domain`, { default: `${sub}.platform.example.com`, override: `${sub}.example.org`, invalid: `https://${sub}.example.org`, note: "<your-domain> is ingress.domainName" });
   add(`ingress.${sub}.pathPrefix`, { default: `/${sub}`, override: `/x-${sub}`, invalid: "" });
 }
 add("ingress.annotations.strip-path", { default: "true", override: "false", invalid: "sometimes" });
