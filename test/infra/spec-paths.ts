@@ -11,8 +11,8 @@
  * - fixed: a changed value refused because the reference says it is not to be changed.
  * - required: the value is demanded (refused naming the path when missing) with the feature on.
  * - base: the stack the checks start from: MINIMAL (below), a repository stack, plus `on` (edit);
- *   `feature` switches a feature on for the override, invalid, fixed and required checks only
- *   (the default is checked with the feature as the stack leaves it).
+ *   `feature` switches a feature on for the override, invalid and required checks only (the
+ *   default and the fixed value are checked with the feature as the stack leaves it).
  */
 import { ACM_ANNOTATION } from "../../infra/constants.js";
 
@@ -146,7 +146,7 @@ add("credentials.errortracker.post_server_item_access_token", { secret: true, de
 add("credentials.errortracker.post_client_item_access_token", { secret: true, default: null, override: S("client2"), feature: trackerOn });
 add("credentials.graphql.GRAPHQL_ADMIN_SECRET", { secret: true, default: GENERATED("S-graphql-admin"), override: S("gql"), invalid: "" });
 add("credentials.boost.SERVICE_BOOST_API_KEY_MAIN", { secret: true, default: GENERATED("S-boost-main"), override: S("main"), invalid: "" });
-add("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", { secret: true, default: GENERATED("S-graphql-admin"), invalid: "", note: "equal to the graphql admin secret by construction; set that one" });
+add("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", { secret: true, default: GENERATED("S-graphql-admin"), override: S("auto"), invalid: "", note: "one value with the graphql admin secret: either side may be set" });
 add("credentials.boost.SERVICE_BOOST_LLMPROXY_KEY", { secret: true, default: GENERATED("S-boost-llmproxy"), override: S("proxy"), invalid: "" });
 add("credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN", { secret: true, override: S("tracker"), required: true, on: trackerOn, note: "Required once error tracking is on (off by default)" });
 add("credentials.localllm.HUB_TOKEN", { secret: true, override: S("hub"), note: "Required but unused by the package" });
@@ -157,11 +157,11 @@ const S3_ENV = { REGION: "ap-northeast-1", BUCKET: "audit", ACCESS_KEY_ID: S("a"
 add("auditLogs.enabled", { default: false, invalid: "maybe", override: true, on: (r) => (r.auditLogs = { outputs: { cloudb_s3: { env: S3_ENV } } }) });
 add("auditLogs.outputs.clouda_dataexplorer.enabled", { default: false, invalid: "maybe", override: true });
 const DX_ENV = { TENANT_ID: "t", INGESTION_ENDPOINT: "https://ingest.example.com", TABLE: "audit", MAPPING_REFERENCE: "m", DATABASE_NAME: "d", CLIENT_ID: "c", CLIENT_SECRET: S("cs") };
-add("auditLogs.outputs.clouda_dataexplorer.env.*", { rendered: "auditLogs.outputs.clouda_dataexplorer.env", param: "auditLogs.outputs.clouda_dataexplorer.env", default: {}, required: true, feature: auditOn("clouda_dataexplorer", DX_ENV) });
+add("auditLogs.outputs.clouda_dataexplorer.env.*", { rendered: "auditLogs.outputs.clouda_dataexplorer.env", param: "auditLogs.outputs.clouda_dataexplorer.env", default: {}, required: true, override: DX_ENV, feature: auditOn("clouda_dataexplorer", DX_ENV) });
 add("auditLogs.outputs.clouda_blob.enabled", { default: false, invalid: "maybe", override: true });
-add("auditLogs.outputs.clouda_blob.env.*", { rendered: "auditLogs.outputs.clouda_blob.env", param: "auditLogs.outputs.clouda_blob.env", default: {}, required: true, feature: auditOn("clouda_blob", { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }) });
+add("auditLogs.outputs.clouda_blob.env.*", { rendered: "auditLogs.outputs.clouda_blob.env", param: "auditLogs.outputs.clouda_blob.env", default: {}, required: true, override: { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }, feature: auditOn("clouda_blob", { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }) });
 add("auditLogs.outputs.cloudb_s3.enabled", { default: true, invalid: "maybe", override: false });
-add("auditLogs.outputs.cloudb_s3.env.*", { rendered: "auditLogs.outputs.cloudb_s3.env", param: "auditLogs.outputs.cloudb_s3.env", default: {}, required: true, feature: auditOn("cloudb_s3", S3_ENV) });
+add("auditLogs.outputs.cloudb_s3.env.*", { rendered: "auditLogs.outputs.cloudb_s3.env", param: "auditLogs.outputs.cloudb_s3.env", default: {}, required: true, override: S3_ENV, feature: auditOn("cloudb_s3", S3_ENV) });
 
 // LLM providers
 add("llm.AI_MODE", { default: "direct", override: "clouda", invalid: "openai", feature: clouda });
@@ -267,8 +267,8 @@ add("frontend.env.REACT_APP_CAPTCHA_SITE_KEY", { secret: true, override: S("cap"
 add("frontend.env.<icon-font registry token>", { rendered: "frontend.env.ICON_FONT_REGISTRY_TOKEN", param: "frontend.env.ICON_FONT_REGISTRY_TOKEN", secret: true, override: S("icons"), required: true, note: "the reference hides the key's name" });
 add("frontend.env.REACT_APP_BROADCASTER_WS_URL", { override: "wss://ws.example.org/b", invalid: "https://ws.example.org/b", note: "derived as wss://<ingress.domainName>/broadcast instead of the package placeholder" });
 add("frontend.env.REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL", { default: CHART, override: "https://trace.example.org", invalid: "trace" });
-add("frontend.env.REACT_APP_SECURED_SIGN_UP", { default: "false", invalid: "yes", fixed: true, note: "follows automation.env.SECURED_SIGN_UP (one switch)" });
-add("swef.env.CODEGEN_TOKEN", { default: "token", invalid: "", note: "the package's own default value" });
+add("frontend.env.REACT_APP_SECURED_SIGN_UP", { default: "false", override: "false", invalid: "yes", fixed: true, note: "follows automation.env.SECURED_SIGN_UP (one switch)" });
+add("swef.env.CODEGEN_TOKEN", { secret: true, default: "token", override: S("codegen"), invalid: "", note: "the package's own default value" });
 add("swef.env.VITE_ENABLE_SIMPLE_AUTH", { default: "false", override: "true", invalid: "yes" });
 add("automation.env.TZ", { default: "Asia/Tokyo", override: "UTC", invalid: "" });
 add("automation.env.NODE_ENV", { default: "production", override: "staging", invalid: "" });
@@ -283,15 +283,15 @@ add("automation.services.identifier.replicaCount", { default: 1, override: 2, in
 add("ultron.env.ENV", { default: "production", override: "staging", invalid: "prod" });
 add("ultron.env.APP_PUBLIC_PORT", { default: 3001, override: 3101, invalid: 0 });
 add("ultron.env.APP_PORT", { default: 3000, override: 3100, invalid: 0 });
-add("ultron.env.STORAGE_DISK", { default: "s3", fixed: "minio", invalid: "gcs", note: "follows storage.provider" });
+add("ultron.env.STORAGE_DISK", { default: "s3", override: "s3", fixed: "minio", invalid: "gcs", note: "follows storage.provider" });
 add("ultron.env.VECTOR_SERVICE", { default: "pgvector", fixed: "qdrant" });
 for (const k of ["ENABLE_UI_SEPARATOR_TOOL", "ENABLE_DEVELOPER_AGENT_FOR_LARGE_FILE", "ENABLE_LEGACY_AGENT", "OTEL_ENABLED"]) add(`ultron.env.${k}`, { default: "true", override: "false", invalid: "yes" });
 add("ultron.env.DELEGATE_MODE", { default: "", override: "remote", invalid: 3 });
-add("ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", { secret: true, default: GENERATED("S-llm-internal"), invalid: "", note: "equal to automation.env's by construction; set that one" });
+add("ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", { secret: true, default: GENERATED("S-llm-internal"), override: S("internal"), invalid: "", note: "one value with automation.env's: either side may be set" });
 add("ultron.secret.CLI_ZIPPER_PRIVATE_KEY", { secret: true, default: GENERATED("S-ultron-key"), override: S("rsa"), invalid: "not a key" });
 add("document_converter.env.ENVIRONMENT", { default: "production", override: "staging", invalid: "" });
 add("document_converter.env.LOCAL_SERVER", { default: CHART, override: "http://127.0.0.1:8001", invalid: "localhost" });
-add("document_converter.env.USE_CLOUDA", { default: "true", fixed: "false", base: "prod-azure", note: "follows storage.provider (true for clouda storage)" });
+add("document_converter.env.USE_CLOUDA", { default: "true", override: "true", fixed: "false", base: "prod-azure", note: "follows storage.provider (true for clouda storage)" });
 add("document_converter.env.USE_BASE_64", { default: "true", override: "false", invalid: "yes" });
 add("localllm.env.PORT", { default: "8000", override: "8001", invalid: "" });
 add("localllm.env.DO_NOT_TRACK", { default: "1", override: "0", invalid: "" });
@@ -314,7 +314,7 @@ add("sqldb.global.sqldb.auth.database", { default: "platform", override: "app", 
 add("cache.architecture", { default: "standalone", override: "replication", invalid: "cluster" });
 add("cache.persistence.size", { default: "2Gi", override: "4Gi", invalid: "" });
 add("cache.auth.enabled", { default: false, override: true, invalid: "yes" });
-add("cache.auth.sentinel", { default: false, invalid: "yes", fixed: true, note: "needs cache.architecture replication" });
+add("cache.auth.sentinel", { default: false, invalid: "yes", fixed: true, override: true, feature: (r) => (r.cache = { architecture: "replication" }), note: "needs cache.architecture replication" });
 add("cache.auth.password", { secret: true, default: "", override: S("cache"), note: "used only with cache.auth.enabled" });
 add("cache.master.service.ports.cache", { default: "6379", override: "6380", invalid: "70000" });
 add("docdb.architecture", { default: "standalone", override: "replicaset", invalid: "sharded" });
