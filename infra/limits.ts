@@ -1,15 +1,18 @@
 /**
- * The timeouts and body limits a stack configures, as the load test must verify them.
- * Reads `stacks/Pulumi.<stack>.yaml` directly (no Pulumi): the deployment and the load test
- * share one source of truth. The API service takes its heartbeat and body limits from
- * `deriveLimits` too, so the heartbeat is below the read timeout by construction.
+ * The timeouts and body limits a stack configures, derived from the validated stack (schema
+ * defaults applied): the API service's settings, the load test and the k6 env all take them
+ * from `limitsOf`, so they never disagree with what is deployed.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
+import { heartbeatFor } from "./heartbeat.js";
 import { parseBytes } from "./stack/bytes.js";
-import { DEFAULT_HEARTBEAT_SECONDS } from "../service/src/sse/heartbeat.js";
+import { loadStackSpec } from "./stack/load.js";
+import { gateway } from "./stack/schema-data.js";
+import { api } from "./stack/schema-deploy.js";
+import { ingress } from "./stack/schema-web.js";
+import type { StackSpec } from "./stack/schema.js";
+import { STACKS_DIR } from "./stack/stack-names.js";
+
+export { STACKS_DIR };
 
 export interface StackLimits {
   /** Gateway connect timeout (ingress.annotations.connect-timeout), ms. */
@@ -32,69 +35,36 @@ export interface StackLimits {
   heartbeatSeconds: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 180_000;
-export const DEFAULT_CLIENT_BODY_BUFFER_SIZE = "5120k";
-export const DEFAULT_CLIENT_MAX_BODY_SIZE = "520m";
-export const DEFAULT_FILE_MAX_BYTES = "512m";
+/** The parts of a validated stack the limits come from. */
+export type LimitsSource = { ingress: Pick<StackSpec["ingress"], "annotations">; gateway: Pick<StackSpec["gateway"], "env">; api: StackSpec["api"] };
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
+/** Sizes are validated by the schema, so they parse. */
+const bytesOf = (v: string | number) => parseBytes(v) as number;
 
-function bytesOf(value: unknown, fallback: string, path: string): number {
-  const n = parseBytes((value ?? fallback) as string | number);
-  if (n === undefined) throw new Error(`${path} must be a byte size such as 5120k or 512m (got '${String(value)}')`);
-  return n;
-}
-
-function millisOf(value: unknown, path: string): number {
-  const n = Number(value ?? DEFAULT_TIMEOUT_MS);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${path} must be milliseconds (got '${String(value)}')`);
-  return n;
-}
-
-/** The heartbeat for a read timeout: at most the service default (15 s) and at most half the timeout. */
-export function heartbeatFor(readTimeoutMs: number, configured?: number): number {
-  const ceiling = Math.max(1, Math.floor(readTimeoutMs / 2000));
-  return configured !== undefined ? configured : Math.min(DEFAULT_HEARTBEAT_SECONDS, ceiling);
-}
-
-/** Limits from the stack's config keys (`ingress`, `gateway`, `api`, namespace stripped). */
-export function deriveLimits(config: Obj): StackLimits {
-  const annotations = obj(obj(config.ingress).annotations);
-  const env = obj(obj(config.gateway).env);
-  const api = obj(config.api);
-  const clientBodyBufferSize = String(env.client_body_buffer_size ?? DEFAULT_CLIENT_BODY_BUFFER_SIZE);
-  const clientBodyBufferBytes = bytesOf(clientBodyBufferSize, DEFAULT_CLIENT_BODY_BUFFER_SIZE, "gateway.env.client_body_buffer_size");
-  const readTimeoutMs = millisOf(annotations["read-timeout"], "ingress.annotations.read-timeout");
-  const heartbeat = api.heartbeatSeconds === undefined ? undefined : Number(api.heartbeatSeconds);
+export function limitsOf(spec: LimitsSource): StackLimits {
+  const a = spec.ingress.annotations;
+  const env = spec.gateway.env;
+  const readTimeoutMs = Number(a["read-timeout"]);
+  const clientBodyBufferBytes = bytesOf(env.client_body_buffer_size);
   return {
-    connectTimeoutMs: millisOf(annotations["connect-timeout"], "ingress.annotations.connect-timeout"),
+    connectTimeoutMs: Number(a["connect-timeout"]),
     readTimeoutMs,
-    writeTimeoutMs: millisOf(annotations["write-timeout"], "ingress.annotations.write-timeout"),
-    clientBodyBufferSize,
+    writeTimeoutMs: Number(a["write-timeout"]),
+    clientBodyBufferSize: String(env.client_body_buffer_size),
     clientBodyBufferBytes,
-    maxBodyBytes: bytesOf(env.client_max_body_size, DEFAULT_CLIENT_MAX_BODY_SIZE, "gateway.env.client_max_body_size"),
-    jsonBodyLimitBytes: api.jsonBodyLimit === undefined ? clientBodyBufferBytes : bytesOf(api.jsonBodyLimit, "", "api.jsonBodyLimit"),
-    fileMaxBytes: bytesOf(api.fileMaxBytes, DEFAULT_FILE_MAX_BYTES, "api.fileMaxBytes"),
-    heartbeatSeconds: heartbeatFor(readTimeoutMs, heartbeat),
+    maxBodyBytes: bytesOf(env.client_max_body_size),
+    jsonBodyLimitBytes: spec.api.jsonBodyLimit === undefined ? clientBodyBufferBytes : bytesOf(spec.api.jsonBodyLimit),
+    fileMaxBytes: bytesOf(spec.api.fileMaxBytes),
+    heartbeatSeconds: heartbeatFor(readTimeoutMs, spec.api.heartbeatSeconds),
   };
 }
 
-/** The project's stack directory (stackConfigDir of Pulumi.yaml). */
-export const STACKS_DIR = fileURLToPath(new URL("../stacks/", import.meta.url));
-
-/** Reads `Pulumi.<stack>.yaml` and returns its `agentport:` keys without the namespace. */
-export function readStackConfig(stackName: string, stacksDir: string = STACKS_DIR): Obj {
-  const file = join(stacksDir, `Pulumi.${stackName}.yaml`);
-  const doc = obj(parse(readFileSync(file, "utf8")));
-  const out: Obj = {};
-  for (const [key, value] of Object.entries(obj(doc.config))) {
-    if (key.startsWith("agentport:")) out[key.slice("agentport:".length)] = value;
-  }
-  return out;
+/** The limits of a stack that sets none: the schema's defaults (the deployment reference's). */
+export function defaultLimits(): StackLimits {
+  return limitsOf({ ingress: { annotations: ingress.shape.annotations.parse(undefined) }, gateway: gateway.parse(undefined), api: api.parse({}) });
 }
 
-/** The limits the load test verifies for a stack. */
+/** The limits the load test verifies for a stack; a stack the deployment would refuse is refused. */
 export function loadStackLimits(stackName: string, stacksDir: string = STACKS_DIR): StackLimits {
-  return deriveLimits(readStackConfig(stackName, stacksDir));
+  return limitsOf(loadStackSpec(stackName, stacksDir));
 }

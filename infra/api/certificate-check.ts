@@ -7,8 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Certificate } from "@pulumi/aws/acm/certificate.js";
 import type { StackSpec } from "../config.js";
+import { ACM_ANNOTATION } from "../constants.js";
 
-export const ACM_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-ssl-cert";
+export { ACM_ANNOTATION };
 
 /** Whether a certificate's names cover `host` (exactly, or by a one-label `*.` wildcard). */
 export function certificateCovers(names: string[], host: string): boolean {

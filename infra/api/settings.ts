@@ -3,7 +3,8 @@
  * database URL, all derived from the stack (and from the same limits the load test reads).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { deriveLimits, type StackLimits } from "../limits.js";
+import { LLMPROXY_PORT } from "../constants.js";
+import { limitsOf, type StackLimits } from "../limits.js";
 import { serviceHost } from "../platform/values/defaults.js";
 import type { PostgresEndpoint } from "../data/types.js";
 import type { StackSpec } from "../stack/schema.js";
@@ -50,9 +51,9 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
   const api = spec.api;
   const host = api.host || `api.${spec.ingress.domainName}`;
   const publicUrl = `https://${host}`;
-  const limits = deriveLimits(spec as unknown as Record<string, unknown>);
+  const limits = limitsOf(spec);
   const { releaseName: release, namespace } = spec.platform;
-  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port}/v1` : undefined);
+  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port ?? LLMPROXY_PORT}/v1` : undefined);
   const prefix = api.annotationPrefix.replace(/\/$/, "");
   const maxBody = spec.gateway.env.client_max_body_size;
   return {
@@ -70,7 +71,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       DATABASE_SCHEMA: "agentport",
       ...(api.agents ? { AGENTS_FILE: `${AGENTS_DIR}/agents.json` } : api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
       ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl } : {}),
-      // Below the gateway's idle read timeout by construction (deriveLimits).
+      // Below the gateway's idle read timeout by construction (limitsOf, the heartbeat rule).
       HEARTBEAT_SECONDS: String(limits.heartbeatSeconds),
       SHUTDOWN_GRACE_SECONDS: String(api.shutdownGraceSeconds),
       JSON_BODY_LIMIT: String(limits.jsonBodyLimitBytes),

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { STACKS_DIR } from "../limits.js";
+import { STACKS_DIR } from "../stack/stack-names.js";
 import { STANDIN_PREFIX } from "../stack/sensitive.js";
 
 export interface StackFile {

@@ -54,22 +54,25 @@ export const millis = () =>
 export const bytes = () =>
   z.union([z.string(), z.number()]).refine(isByteSize, "must be a byte size such as 5120k, 512m or 5242880");
 
-/** An http(s) URL. */
-export const url = () => z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL");
-/** A WebSocket URL (the broadcaster's). */
-export const wsUrl = () => z.string().regex(/^wss?:\/\/[^\s]+$/, "must be a ws:// or wss:// URL");
+/** True when `v` parses as an absolute URL with one of these schemes and a host. */
+function isUrl(v: string, schemes: readonly string[]): boolean {
+  if (!URL.canParse(v)) return false;
+  const u = new URL(v);
+  return schemes.includes(u.protocol) && u.hostname !== "";
+}
+
+/** An http(s) URL with a host (parsed as browsers parse it, so `https://<domain>/x` is refused). */
+export const url = () => z.string().refine((v) => isUrl(v, ["http:", "https:"]), "must be an http(s) URL");
+
 /** A browser origin: scheme, host and port only (`https://app.example.com`). */
 export const origin = () =>
-  z.string().refine((v) => {
-    try {
-      return /^https?:$/.test(new URL(v).protocol) && new URL(v).origin === v;
-    } catch {
-      return false;
-    }
-  }, "must be an origin such as https://app.example.com (no path, no trailing slash)");
+  z.string().refine((v) => isUrl(v, ["http:", "https:"]) && new URL(v).origin === v, "must be an origin such as https://app.example.com (no path, no trailing slash)");
 
-/** An email address. */
-export const email = () => z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address");
+/** A WebSocket URL (ws:// or wss://) with a host. */
+export const wsUrl = () => z.string().refine((v) => isUrl(v, ["ws:", "wss:"]), "must be a ws:// or wss:// URL");
+
+/** An email address (zod's own check). */
+export const email = () => z.email({ error: () => "must be an email address" });
 
 /** A Kubernetes quantity (memory "512Mi", cpu "250m"). */
 export const quantity = () =>

@@ -1,4 +1,5 @@
 /** Where things run: storage provider, data service modes, network placement, API limits. */
+import { heartbeatProblem, MIN_READ_TIMEOUT_MS } from "../heartbeat.js";
 import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
 import { DATA_SERVICES, EXTERNAL_GROUP, STORAGE_DISK } from "./schema.js";
@@ -47,14 +48,11 @@ export const deployRules: Rule[] = [
     if (s.objstore.enabled !== wanted && s.objstore.enabled) {
       report("objstore.enabled", "must be false unless storage.provider is Minio (it follows storage.provider)");
     }
-    if (s.objstore.mode === "distributed" && s.objstore.replicas < 4) {
-      report("objstore.replicas", "must be at least 4 in distributed mode");
-    }
-    // One pod count: objstore.replicas (by its mode) is the one rendered, so a different replicaCount would be ignored.
-    const pods = s.objstore.mode === "distributed" ? s.objstore.replicas : 1;
-    if (s.objstore.replicaCount !== undefined && s.objstore.replicaCount !== pods) {
-      report("objstore.replicaCount", `must be ${pods} (objstore.replicas in ${s.objstore.mode} mode) or unset`);
-    }
+    const { mode, replicas, replicaCount } = s.objstore;
+    if (mode === "distributed" && replicas !== undefined && replicas < 4) report("objstore.replicas", "must be at least 4 in distributed mode");
+    if (mode === "standalone" && replicas !== undefined && replicas !== 1) report("objstore.replicas", "must be 1 in standalone mode (one server)");
+    // The objstore's pod count is objstore.replicas alone: a second count could only disagree.
+    if (replicaCount !== undefined) report("objstore.replicaCount", "is not an objstore parameter: set objstore.replicas");
   }),
   rule(["storage", "ultron", "document_converter"], (s, report) => {
     const disk = STORAGE_DISK[s.storage.provider];
@@ -141,6 +139,11 @@ export const deployRules: Rule[] = [
       requireAll(report, why("mq"), { "externalMq.host": e.host, "externalMq.username": e.username, "externalMq.password": e.password });
     }
   }),
+  rule(["vectordb"], (s, report) => {
+    if (s.vectordb.sqldb !== undefined) {
+      report("vectordb.sqldb", "the vector store's credentials are vectordb.postgresql.username, .password, .database, .port (the reference's data table); set them there");
+    }
+  }),
   rule(["cache", "docdb"], (s, report) => {
     if (s.cache.auth.sentinel && s.cache.architecture !== "replication") report("cache.auth.sentinel", "needs cache.architecture replication");
     const a = s.docdb.auth;
@@ -170,21 +173,6 @@ export const deployRules: Rule[] = [
       }
     });
   }),
-  rule(["ingress", "gateway"], (s, report) => {
-    // The spec's must-override table: TLS comes from the load balancer's certificate on the
-    // gateway's Service (cloud-B), a certificate manager (cloud-A), or certificates the stack names.
-    const lbCertificate = Object.keys(s.gateway.proxy.annotations).some((k) => k.endsWith("-ssl-cert"));
-    const certManager = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
-    const secrets = (s.ingress.tls as unknown[]).length > 0;
-    // Only a name that resolves to this machine may go without: a laptop or CI stack.
-    const loopbackOnly = /(^|\.)(localhost|localtest\.me)$/i.test(s.ingress.domainName);
-    if (!lbCertificate && !certManager && !secrets && !loopbackOnly) {
-      report(
-        "gateway.proxy.annotations",
-        "the platform needs TLS: a load-balancer certificate on the gateway (service.beta.kubernetes.io/aws-load-balancer-ssl-cert), a cert-manager issuer on ingress.annotations, or certificates in ingress.tls",
-      );
-    }
-  }),
   rule(["api", "ingress"], (s, report) => {
     // The platform serves TLS from Ingress secrets in its own namespace: the API's Ingress (in
     // another namespace, for another host) needs a certificate of its own.
@@ -204,11 +192,10 @@ export const deployRules: Rule[] = [
     if (build && !registry && s.cloud.provider !== "aws") report("api.registry", "api.build pushes to an ECR repository on AWS only; elsewhere name the registry here");
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
-    const readSeconds = Number(s.ingress.annotations["read-timeout"]) / 1000;
-    if (s.api.heartbeatSeconds !== undefined && s.api.heartbeatSeconds >= readSeconds) {
-      report("api.heartbeatSeconds", `must be below the gateway read timeout (${readSeconds} s) or idle streams are cut`);
-    }
-    if (readSeconds < 2) report("ingress.annotations.read-timeout", "must be at least 2000 ms so a heartbeat fits below it");
+    const readMs = Number(s.ingress.annotations["read-timeout"]);
+    const heartbeat = heartbeatProblem(readMs, s.api.heartbeatSeconds);
+    if (heartbeat) report("api.heartbeatSeconds", heartbeat);
+    if (readMs < MIN_READ_TIMEOUT_MS) report("ingress.annotations.read-timeout", `must be at least ${MIN_READ_TIMEOUT_MS} ms so a heartbeat fits below it`);
     const max = parseBytes(s.gateway.env.client_max_body_size) ?? 0;
     const file = parseBytes(s.api.fileMaxBytes) ?? 0;
     const json = parseBytes(s.api.jsonBodyLimit ?? s.gateway.env.client_body_buffer_size) ?? 0;

@@ -1,6 +1,13 @@
 /** Required-when rules of the chart's own parameters, and the equalities of the reference. */
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
-import { AUDIT_OUTPUT_KEYS, BOOST_INSTANCE_KEY } from "./schema-platform.js";
+import { AUDIT_OUTPUT_KEYS, BOOST_INSTANCE_KEY, BOOST_INSTANCE_MODELS } from "./schema-platform.js";
+
+/** `behavior=clouda,url=<http(s) URL>,headers={…},query_params={…}`, in that order. */
+const INSTANCE_CONFIG = /^behavior=clouda,\s*url=(https?:\/\/[^\s,]+),\s*headers=\{[^{}]*\},\s*query_params=\{[^{}]*\}$/;
+const isInstanceConfig = (v: string) => {
+  const m = INSTANCE_CONFIG.exec(v.trim());
+  return !!m && URL.canParse(m[1]!);
+};
 
 const JSON_LISTS = {
   direct: ["API_KEYS"],
@@ -49,26 +56,42 @@ export const platformRules: Rule[] = [
         if (checkable(v) && !isJsonStringArray(v)) report(`llm.secretKeys.${group}.${key}`, 'must be a JSON array of strings, e.g. ["a","b"]');
       }
     }
-    const m = k.managed;
-    const pairs = [
-      ["CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY"],
-      ["CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"],
-    ] as const;
-    for (const [id, secret] of pairs) {
-      if (Boolean(m[id]) !== Boolean(m[secret])) report(`llm.secretKeys.managed.${m[id] ? secret : id}`, `is required together with ${m[id] ? id : secret}`);
+    // Further providers beside the primary one: a group in use needs every key the reference marks Required.
+    const further = {
+      managed: ["CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY", "CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"],
+    } as const;
+    for (const [group, keys] of Object.entries(further)) {
+      const values = k[group as keyof typeof further] as Record<string, string | undefined>;
+      if (!keys.some((key) => values[key])) continue;
+      requireAll(report, `when llm.secretKeys.${group} is used (any of its keys set)`, Object.fromEntries(keys.map((key) => [`llm.secretKeys.${group}.${key}`, values[key]])));
     }
   }),
   rule(["credentials"], (s, report) => {
     const c = s.credentials;
     for (const [key, value] of Object.entries(c.boost)) {
       if (key.startsWith("SERVICE_BOOST_API_CONFIG_")) {
-        if (!BOOST_INSTANCE_KEY.test(key)) report(`credentials.boost.${key}`, "must be named SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>");
-        else if (checkable(value) && !(/(^|,)\s*behavior=clouda/.test(value) && /(^|,)\s*url=https?:\/\//.test(value))) {
-          report(`credentials.boost.${key}`, "must be a comma-separated list with behavior=clouda, url=<deployment_url>, headers={...}, query_params={...}");
+        const model = BOOST_INSTANCE_KEY.exec(key)?.[2];
+        if (!model) report(`credentials.boost.${key}`, "must be named SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>");
+        else if (!(BOOST_INSTANCE_MODELS as readonly string[]).includes(model)) report(`credentials.boost.${key}`, `model suffix must be one of: ${BOOST_INSTANCE_MODELS.join(", ")}`);
+        else if (checkable(value) && !isInstanceConfig(value)) {
+          report(`credentials.boost.${key}`, "must be behavior=clouda,url=<deployment_url>,headers={...},query_params={...}");
         }
       } else if (!["SERVICE_BOOST_API_KEY_MAIN", "SERVICE_BOOST_AUTO_API_KEY", "SERVICE_BOOST_LLMPROXY_KEY", "SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN"].includes(key)) {
         report(`credentials.boost.${key}`, "unknown parameter");
       }
+    }
+    // Error tracking is off by default; once any of its tokens is set, the Required ones are demanded.
+    const tracker = [c.errortracker.post_server_item_access_token, c.errortracker.post_client_item_access_token, c.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN];
+    if (tracker.some(Boolean)) {
+      requireAll(report, "when error tracking is on (any errortracker token set)", {
+        "credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN": c.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN,
+        "credentials.errortracker.post_server_item_access_token": c.errortracker.post_server_item_access_token,
+      });
+    }
+    // A git host integration is on when its group is given: all three values are then needed.
+    for (const host of ["githost_a", "githost_b"] as const) {
+      const g = c[host];
+      if (g) requireAll(report, `when credentials.${host} is given (that integration on)`, { [`credentials.${host}.app_name`]: g.app_name, [`credentials.${host}.client_id`]: g.client_id, [`credentials.${host}.client_secret`]: g.client_secret });
     }
     const t = c.translator;
     if (t.translator_service === "clouda") {

@@ -14,7 +14,8 @@ export const frontend = component(
     ICON_FONT_REGISTRY_TOKEN: text().default("PLACEHOLDER_VALUE"),
     /** Defaults to wss://<ingress.domainName>/broadcast. */
     REACT_APP_BROADCASTER_WS_URL: wsUrl().optional(),
-    REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL: url().default("https://trace.playwright.dev"),
+    /** The reference hides its public default: the chart's applies unless set. */
+    REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL: url().optional(),
     /** Kept equal to automation.env.SECURED_SIGN_UP. */
     REACT_APP_SECURED_SIGN_UP: boolString().optional(),
   },
@@ -87,7 +88,8 @@ export const document_converter = component(
   {},
   {
     ENVIRONMENT: text().default("production"),
-    LOCAL_SERVER: url().default("http://localhost:8000"),
+    /** "A local address on port 8000" in the reference: the chart's own unless set. */
+    LOCAL_SERVER: url().optional(),
     /** Follows storage.provider (true only for AzureStorage). */
     USE_CLOUDA: boolString().optional(),
     USE_BASE_64: boolString().default("true"),
@@ -99,18 +101,21 @@ export const html_conversion_worker = component({}, {});
 
 export const localllm = component({}, { PORT: text().default("8000"), DO_NOT_TRACK: text().default("1") }, false);
 
-export const llmproxy = component({ port: positiveInt().default(4000) }, {});
+/** `port` is not a parameter of the reference: rendered only when the stack sets it. */
+export const llmproxy = component({ port: positiveInt().optional() }, {});
 
 export const boost = component(
   {},
   {
-    SERVICE_BOOST_MODEL_FILTER: text().default("id:*:latest"),
-    SERVICE_BOOST_PROLOGUE_MODULES: text().default("log-workflow;auth"),
-    SERVICE_BOOST_DEFAULT_WORKFLOW: text().default("workflow-resolver;chat-completion"),
-    SERVICE_BOOST_EPILOGUE_MODULES: text().default("usage-logging"),
-    /** Defaults to https://search.<company.domain>. */
+    // The reference hides these defaults (`<auth module>`, `<workflow-resolver>`, an in-cluster
+    // address, …): the chart's own apply unless the stack sets them.
+    SERVICE_BOOST_MODEL_FILTER: text().optional(),
+    SERVICE_BOOST_PROLOGUE_MODULES: text().optional(),
+    SERVICE_BOOST_DEFAULT_WORKFLOW: text().optional(),
+    SERVICE_BOOST_EPILOGUE_MODULES: text().optional(),
+    /** Defaults to https://search.<ingress.domainName>. */
     SERVICE_BOOST_SEARCH_URL: url().optional(),
-    SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL: url().default("http://context-system:8080"),
+    SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL: url().optional(),
     SERVICE_BOOST_ERRORTRACKER_ENVIRONMENT: text().default("pilot"),
     OTEL_ENABLED: boolString().default("true"),
   },

@@ -1,5 +1,6 @@
 /** Data services, graphql, gateway and external services (reference: Data services, External services). */
 import { z } from "zod";
+import { DEFAULT_CLIENT_BODY_BUFFER_SIZE, DEFAULT_CLIENT_MAX_BODY_SIZE } from "../constants.js";
 import { bareHost, bool, boolString, bytes, cidr, component, count, oneOf, port, str, text } from "./fields.js";
 
 const pullPolicy = () => oneOf(["IfNotPresent", "Always", "Never"]).default("IfNotPresent");
@@ -103,15 +104,16 @@ export const gateway = component(
       .prefault({}),
   },
   {
-    prefix: text().default("/gateway_prefix/"),
+    /** A prefix path the reference hides: the chart's own unless set. */
+    prefix: text().optional(),
     database: text().default("off"),
     plugins: text().default("bundled,jwt,acme"),
     real_ip_header: text().default("x-real-ip"),
     trusted_ips: text().default("0.0.0.0/0,::/0"),
     /** Not a limit: bodies above it are spilled to a temporary file. */
-    client_body_buffer_size: bytes().default("5120k"),
+    client_body_buffer_size: bytes().default(DEFAULT_CLIENT_BODY_BUFFER_SIZE),
     /** The limit: larger bodies get 413 (0 = unlimited). Must fit the service's file limit. */
-    client_max_body_size: bytes().default("520m"),
+    client_max_body_size: bytes().default(DEFAULT_CLIENT_MAX_BODY_SIZE),
   },
 );
 
@@ -130,6 +132,12 @@ export const vectordb = component(
       .strictObject({ enabled: bool().default(true), size: text().default("64Gi"), storageClassName: str().default("") })
       .prefault({}),
     image: z.strictObject({ pullPolicy: pullPolicy() }).prefault({}),
+    /**
+     * The must-override list names the vector store's credentials `vectordb.sqldb.*`, the data
+     * table `vectordb.postgresql.*` (with types and defaults): one set of credentials, kept at the
+     * data table's path. Accepted here only so a stack using the other name is told where they go.
+     */
+    sqldb: z.unknown().optional(),
   },
   {},
 );

@@ -3,6 +3,7 @@
  * release of the vendor chart, how each data service is provided, and our API service.
  */
 import { z } from "zod";
+import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
 import { bool, bytes, cidr, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
 
 export const cloud = z
@@ -179,7 +180,7 @@ export const api = z.strictObject({
   shutdownGraceSeconds: positiveInt().default(30),
   /** Defaults to the gateway's client_body_buffer_size. */
   jsonBodyLimit: bytes().optional(),
-  fileMaxBytes: bytes().default("512m"),
+  fileMaxBytes: bytes().default(DEFAULT_FILE_MAX_BYTES),
   logLevel: oneOf(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
   /** Ingress class and annotation prefix of the gateway in front of the service. */
   ingressClassName: text().default("gateway"),

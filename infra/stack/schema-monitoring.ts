@@ -12,8 +12,8 @@ const placement = {
   tolerations: list().default([]),
 };
 
-const external = (serviceName: string) =>
-  z.strictObject({ namespace: text().default("kube-system"), serviceName: text().default(serviceName) }).prefault({});
+/** An existing exporter's Service; its name ("a stack service name") is the chart's own unless set. */
+const external = () => z.strictObject({ namespace: text().default("kube-system"), serviceName: text().optional() }).prefault({});
 
 export const monitoring = z
   .strictObject({
@@ -101,7 +101,7 @@ export const monitoring = z
           .prefault({}),
       })
       .prefault({}),
-    nodeExporter: z.strictObject({ ...placement, enabled: bool().default(true), external: external("node-exporter") }).prefault({}),
-    kubeStateMetrics: z.strictObject({ ...placement, enabled: bool().default(true), external: external("kube-state-metrics") }).prefault({}),
+    nodeExporter: z.strictObject({ ...placement, enabled: bool().default(true), external: external() }).prefault({}),
+    kubeStateMetrics: z.strictObject({ ...placement, enabled: bool().default(true), external: external() }).prefault({}),
   })
   .prefault({});

@@ -16,7 +16,8 @@ export const registryCredentials = z
 /** Image overrides; repositories and tags are not to be changed by users, so only pull settings. */
 export const image = z
   .strictObject({
-    imagePullSecrets: text().default("platform-registry"),
+    /** The chart's fixed pull secret name (hidden by the reference) unless set. */
+    imagePullSecrets: text().optional(),
     pullPolicy: oneOf(["IfNotPresent", "Always", "Never"]).default("IfNotPresent"),
   })
   .prefault({});
@@ -25,7 +26,8 @@ export const jwt = z
   .strictObject({
     /** Overrides the generated 64-character secret (set with `pulumi config set --secret`). */
     secret: text().optional(),
-    key: text().default("self-hosted"),
+    /** A fixed self-hosted string the reference hides: the chart's own unless set. */
+    key: text().optional(),
     algorithm: oneOf(["HS256", "HS384", "HS512"]).default("HS512"),
   })
   .prefault({});
@@ -93,6 +95,19 @@ export const auditLogs = z
 
 const jsonList = () => str().optional();
 
+/**
+ * Every key of each provider group (reference: LLM providers), and which hold JSON lists. All are
+ * rendered, set or empty, so no package placeholder of a provider the stack does not use survives.
+ */
+export const LLM_PROVIDER_KEYS = {
+  direct: ["API_KEYS", "API_KEY", "VISION_KEY", "EMBEDDING_KEY", "MAIN_MODEL_NAME"],
+  clouda: ["KEY", "INSTANCE_NAME", "KEYS", "INSTANCE_NAMES", "VERSION", "GLOBAL_KEYS", "GLOBAL_INSTANCE_NAMES", "GLOBAL_VERSION"],
+  managed: ["CONVERSE_REGION", "CONVERSE_GLOBAL_REGION", "CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY", "CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"],
+  providerb: ["API_KEY"],
+  providerc: ["GENERATIVE_API_KEY"],
+} as const;
+export const LLM_JSON_LISTS = ["API_KEYS", "KEYS", "INSTANCE_NAMES", "GLOBAL_KEYS", "GLOBAL_INSTANCE_NAMES"] as const;
+
 export const llm = z
   .strictObject({
     AI_MODE: oneOf(["direct", "clouda"]).default("direct"),
@@ -127,28 +142,10 @@ export const llm = z
         providerc: z.strictObject({ GENERATIVE_API_KEY: str().optional() }).prefault({}),
       })
       .prefault({}),
-    /** Deployment names of the clouda mode. */
-    deployments: z
-      .strictObject({
-        development: text().default("gpt-4-turbo"),
-        embedding: text().default("text-embedding-ada-002"),
-        vision: text().default("gpt-4o"),
-        "4o": text().default("gpt-4o"),
-        "4o-mini": text().default("gpt-4o-mini"),
-        "3.5-instruct": text().default("gpt-4o-mini"),
-        o1: text().default("o1"),
-        "o1-mini": text().default("o1-mini"),
-        "o3-mini": text().default("o3-mini"),
-        o3: text().default("o3"),
-        "4.1": text().default("gpt-4.1"),
-        /** GPT-5 family: only in US and Sweden regions, so off unless listed. */
-        "5": str().optional(),
-        "5-mini": str().optional(),
-        "5-nano": str().optional(),
-        "5-chat": str().optional(),
-        "5.1": str().optional(),
-        "5.2": str().optional(),
-      })
-      .prefault({}),
+    /**
+     * Deployment names of the clouda mode. The reference gives names and defaults but no
+     * parameter path: rendered only when the stack sets them, the chart's own otherwise.
+     */
+    deployments: z.record(z.string(), text()).optional(),
   })
   .prefault({});

@@ -1,14 +1,15 @@
 /** Ingress, storage, objstore, company, mailer, smtp and mail (reference: same sections). */
 import { z } from "zod";
-import { bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
+import { DEFAULT_TIMEOUT_MS } from "../constants.js";
+import { bareHost, bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
 
 const subIngress = (enabled: boolean, pathPrefix: string) =>
   z
     .strictObject({
       enabled: bool().default(enabled),
       type: oneOf(["subdomain", "path"]).default("subdomain"),
-      /** Defaults to `<name>.<ingress.domainName>`. */
-      domain: str().optional(),
+      /** A host name; defaults to `<name>.<ingress.domainName>`. */
+      domain: bareHost().optional(),
       pathPrefix: text().default(pathPrefix),
     })
     .prefault({});
@@ -29,9 +30,9 @@ export const ingress = z
     annotations: z
       .looseObject({
         "strip-path": boolString().default("true"),
-        "connect-timeout": millis().default("180000"),
-        "read-timeout": millis().default("180000"),
-        "write-timeout": millis().default("180000"),
+        "connect-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+        "read-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+        "write-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
       })
       .prefault({}),
     objstore: z
@@ -102,7 +103,8 @@ export const storage = z
 export const objstore = component(
   {
     mode: oneOf(["standalone", "distributed"]).default("distributed"),
-    replicas: positiveInt().default(4),
+    /** Pods of the objstore: 4 in distributed mode unless set, always 1 in standalone mode. */
+    replicas: positiveInt().optional(),
     persistence: z
       .strictObject({
         enabled: bool().default(true),

@@ -2,7 +2,7 @@
  * Which parameters hold secrets. Stack files must give these only as `secure:` values;
  * the plan masks them; every resource input built from them is a secret Output.
  */
-const SECRET_LEAF = /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|(^|_)keys?|rootuser)$/i;
+const SECRET_LEAF = /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|accesskeyid|(^|_)keys?|rootuser)$/i;
 const SECRET_SUBTREES = [/^credentials\.(?!translator\.translator_service$)/, /^auditLogs\.outputs\.[^.]+\.env\./, /^mail\.mountSecret\.data\./];
 const NOT_SECRET = /^llm\.secretKeys\.[^.]+\.(VERSION|GLOBAL_VERSION|CONVERSE_REGION|CONVERSE_GLOBAL_REGION|INSTANCE_NAME|INSTANCE_NAMES|GLOBAL_INSTANCE_NAMES|MAIN_MODEL_NAME)$|^jwt\.key$|^credentials\.(githost_[ab]\.(app_name|client_id))$|^(credentials|auditLogs)\..*\.(ENDPOINT|[A-Z_]*_ENDPOINT|[A-Z_]*LOCATION|REGION|BUCKET|CONTAINER|TABLE|DATABASE_NAME|MAPPING_REFERENCE|STORAGE_ACCOUNT_NAME|TENANT_ID|CLIENT_ID)$/;
 
@@ -15,7 +15,7 @@ export function isSensitivePath(path: string): boolean {
   return SECRET_LEAF.test(leaf) || plain.startsWith("llm.secretKeys.");
 }
 
-/** Placeholders the package ships with; any left in a used value stops the deployment. */
+/** Placeholders the package ships with, in any letter case; any left in a used value stops the deployment. */
 export const PLACEHOLDER = /<REPLACE_WITH_YOUR_[^>]*>|PLACEHOLDER_VALUE|<PRIVATE_KEY>/i;
 
 /**

@@ -7,7 +7,8 @@ import type { Rule } from "./rule.js";
 import { deployRules } from "./rules-deploy.js";
 import { platformRules } from "./rules-platform.js";
 import { GROUPS, GROUP_NAMES, type GroupName, type StackSpec } from "./schema.js";
-import { PLACEHOLDER } from "./sensitive.js";
+import { PLACEHOLDER, isSensitivePath, isStandIn } from "./sensitive.js";
+import { tlsRules } from "./rules-tls.js";
 import { unusedPaths } from "./unused.js";
 
 export interface Issue {
@@ -17,7 +18,13 @@ export interface Issue {
 
 export type Validation = { ok: true; spec: StackSpec; issues: [] } | { ok: false; issues: Issue[] };
 
-const RULES: Rule[] = [...deployRules, ...platformRules];
+const RULES: Rule[] = [...deployRules, ...platformRules, ...tlsRules];
+
+/** How the reader knows a value was a `secure:` entry: its stand-in offline, its path under Pulumi. */
+export interface ValidateOptions {
+  /** True when the value at this dotted path was given as a `secure:` entry (stand-ins always are). */
+  isSecure?: (path: string, value: string) => boolean;
+}
 
 function dotted(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), "");
@@ -40,7 +47,19 @@ function placeholders(value: unknown, path: string, skip: (p: string) => boolean
   else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) placeholders(v, `${path}.${k}`, skip, out);
 }
 
-export function validateStack(raw: Record<string, unknown>): Validation {
+/** Every secret of the reference given in plaintext: a stack file must hold it encrypted, or leave it to be generated. */
+function plaintextSecrets(value: unknown, path: string, isSecure: NonNullable<ValidateOptions["isSecure"]>, out: Issue[]): void {
+  if (typeof value === "string") {
+    // A package placeholder is no secret (the placeholder check names it where it is used).
+    if (value !== "" && !PLACEHOLDER.test(value) && isSensitivePath(path) && !isSecure(path, value)) {
+      out.push({ path, message: "is a secret: set it with `pulumi config set --secret` (or leave it unset where it is generated); plaintext in a stack file is refused" });
+    }
+  } else if (Array.isArray(value)) value.forEach((v, i) => plaintextSecrets(v, `${path}[${i}]`, isSecure, out));
+  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) plaintextSecrets(v, `${path}.${k}`, isSecure, out);
+}
+
+export function validateStack(raw: Record<string, unknown>, options: ValidateOptions = {}): Validation {
+  const isSecure = (path: string, value: string) => isStandIn(value) || (options.isSecure?.(path, value) ?? false);
   const issues: Issue[] = [];
   const parsed: Partial<Record<GroupName, unknown>> = {};
   for (const key of Object.keys(raw)) {
@@ -58,6 +77,7 @@ export function validateStack(raw: Record<string, unknown>): Validation {
   const unused = unusedPaths(parsed as Partial<StackSpec>);
   const skip = (p: string) => unused.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
   for (const group of GROUP_NAMES) placeholders(parsed[group] ?? raw[group], group, skip, issues);
+  for (const group of GROUP_NAMES) plaintextSecrets(raw[group], group, isSecure, issues);
   const unique = [...new Map(issues.map((i) => [`${i.path}\u0000${i.message}`, i])).values()];
   return unique.length === 0 ? { ok: true, spec: partial, issues: [] } : { ok: false, issues: unique };
 }
@@ -71,8 +91,8 @@ export function formatIssues(issues: Issue[]): string {
 }
 
 /** Validates or throws one error that lists every problem. */
-export function requireValidStack(raw: Record<string, unknown>, stack = "stack"): StackSpec {
-  const v = validateStack(raw);
+export function requireValidStack(raw: Record<string, unknown>, stack = "stack", options: ValidateOptions = {}): StackSpec {
+  const v = validateStack(raw, options);
   if (!v.ok) throw new Error(`${stack} configuration has ${v.issues.length} problem(s):\n${formatIssues(v.issues)}`);
   return v.spec;
 }

@@ -21,6 +21,24 @@ export interface ObjstoreStorageArgs {
   endpoint: string;
 }
 
+/** The objstore's one pod count, consistent with its mode (reference: 4 in distributed mode). */
+export function objstoreReplicas(c: Pick<StackSpec["objstore"], "mode" | "replicas">): number {
+  return c.mode === "standalone" ? 1 : (c.replicas ?? 4);
+}
+
+/** The chart's objstore values: the component group as the stack gives it, the pod count by mode. */
+export function objstoreComponentValues(c: StackSpec["objstore"], rootPassword: pulumi.Input<string>): Record<string, unknown> {
+  return {
+    enabled: true,
+    mode: c.mode,
+    replicas: objstoreReplicas(c),
+    persistence: c.persistence,
+    // The chart's console user name is not shown by the reference: rendered only when the stack sets one.
+    ...(c.rootUser ? { rootUser: c.rootUser } : {}),
+    rootPassword,
+  };
+}
+
 export class ObjstoreStorage extends pulumi.ComponentResource implements StorageOutputs {
   readonly provider = "Minio" as const;
   readonly chartSecret: pulumi.Output<Record<string, string>>;
@@ -42,14 +60,7 @@ export class ObjstoreStorage extends pulumi.ComponentResource implements Storage
         FORCE_PATH_STYLE: settings.FORCE_PATH_STYLE,
       })),
     );
-    this.componentValues = {
-      enabled: true,
-      mode: c.mode,
-      replicas: c.mode === "distributed" ? c.replicas : 1,
-      persistence: c.persistence,
-      rootUser: c.rootUser ?? "objstore-admin",
-      rootPassword: args.rootPassword,
-    };
+    this.componentValues = objstoreComponentValues(c, args.rootPassword);
     this.serviceEnv = pulumi.secret(
       pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]): Record<string, string> => ({
         BLOB_STORE: "s3",

@@ -3,7 +3,7 @@
  * any flag on top — flags always win, so the harness works with or without a stack file.
  */
 import { assertStackExists } from "../../infra/stack/stack-names.js";
-import { deriveLimits, loadStackLimits, STACKS_DIR } from "../../infra/limits.js";
+import { defaultLimits, loadStackLimits, STACKS_DIR } from "../../infra/limits.js";
 import type { Limits } from "../gateway/limits.js";
 
 export interface ResolvedLimits {
@@ -14,7 +14,7 @@ export interface ResolvedLimits {
 
 export function resolveLimits(stack: string | undefined, stacksDir: string | undefined, overrides: Partial<Limits>): ResolvedLimits {
   if (stack) assertStackExists(stack, stacksDir ?? STACKS_DIR);
-  const base = stack ? loadStackLimits(stack, stacksDir) : deriveLimits({});
+  const base = stack ? loadStackLimits(stack, stacksDir) : defaultLimits();
   const flagged = Object.keys(overrides);
   const source = [stack ? `stack ${stack}` : "package defaults", flagged.length ? `flags (${flagged.join(", ")})` : ""].filter(Boolean).join(" + ");
   return { limits: { ...base, ...overrides }, source };

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadStackLimits } from "../../infra/limits.js";
+import { defaultLimits, loadStackLimits, STACKS_DIR } from "../../infra/limits.js";
 import { serviceSettings } from "../../infra/api/settings.js";
 import { STACKS, specOf } from "./fixtures.js";
 
@@ -26,12 +26,24 @@ describe("stack limits for the load test", () => {
     expect(loadStackLimits("onprem")).toMatchObject({ fileMaxBytes: 1024 ** 3, maxBodyBytes: 1100 * 1024 ** 2 });
   });
 
-  it("derives a heartbeat below the read timeout when the stack sets a short one", () => {
+  /** A copy of the local stack with `edit` applied to its text, as another stack file. */
+  const variant = (name: string, edit: (yaml: string) => string) => {
     const dir = mkdtempSync(join(tmpdir(), "stacks-"));
-    writeFileSync(
-      join(dir, "Pulumi.tight.yaml"),
-      'config:\n  agentport:ingress:\n    annotations:\n      read-timeout: "8000"\n  agentport:gateway:\n    env:\n      client_body_buffer_size: 64k\n',
-    );
+    writeFileSync(join(dir, `Pulumi.${name}.yaml`), edit(readFileSync(join(STACKS_DIR, "Pulumi.local.yaml"), "utf8")));
+    return dir;
+  };
+
+  it("takes a stack that sets none from the schema's defaults, the same the harness uses without a stack", () => {
+    expect(defaultLimits()).toEqual(loadStackLimits("staging-aws"));
+  });
+
+  it("refuses to give limits of a stack the deployment would refuse", () => {
+    const dir = variant("broken", (y) => y.replace('read-timeout: "60000"', 'read-timeout: "soon"'));
+    expect(() => loadStackLimits("broken", dir)).toThrow(/ingress\.annotations\.read-timeout: must be milliseconds/);
+  });
+
+  it("derives a heartbeat below the read timeout when the stack sets a short one", () => {
+    const dir = variant("tight", (y) => y.replace('read-timeout: "60000"', 'read-timeout: "8000"').replace("  agentport:storage:", "  agentport:gateway:\n    env:\n      client_body_buffer_size: 64k\n  agentport:storage:"));
     const limits = loadStackLimits("tight", dir);
     expect(limits.heartbeatSeconds).toBe(4);
     expect(limits.clientBodyBufferBytes).toBe(65536);

@@ -62,6 +62,14 @@ describe("stack validation", () => {
     expect(paths(issues)).toEqual(expect.arrayContaining(["externalVectordb.sslMode", "storage.secret.objstore.FORCE_PATH_STYLE", "externalMq.host"]));
   });
 
+  it("keeps objstore.replicas consistent with objstore.mode, and the only pod count of the objstore", () => {
+    const message = (edit: (r: any) => void) => issuesOf("local", edit).map((i) => `${i.path}: ${i.message}`);
+    expect(message((r) => (r.objstore = { mode: "standalone", replicas: 4 }))).toEqual(["objstore.replicas: must be 1 in standalone mode (one server)"]);
+    expect(message((r) => (r.objstore = { mode: "distributed", replicas: 2 }))).toEqual(["objstore.replicas: must be at least 4 in distributed mode"]);
+    expect(message((r) => (r.objstore = { mode: "distributed", replicaCount: 4 }))).toEqual(["objstore.replicaCount: is not an objstore parameter: set objstore.replicas"]);
+    expect(message((r) => (r.objstore = { mode: "distributed" }))).toEqual([]);
+  });
+
   it("rejects placeholders left in used values, and ignores them in unused ones", () => {
     const issues = issuesOf("local", (r) => {
       r.company.name = "<REPLACE_WITH_YOUR_COMPANY_NAME>";
@@ -201,19 +209,6 @@ describe("stack validation", () => {
     const spec = specOf("prod-aws", (r) => (r.api.corsOrigins = ["https://app.example.com", "http://localhost:5173"]));
     expect(serviceSettings(spec).env.CORS_ORIGINS).toBe("https://app.example.com,http://localhost:5173");
     expect(serviceSettings(specOf("prod-aws")).env.CORS_ORIGINS).toBeUndefined();
-  });
-
-  it("requires TLS: a load-balancer certificate, a certificate manager or certificates, unless the domain is loopback-only", () => {
-    const withoutTls = (r: Record<string, any>) => {
-      r.gateway = { ...r.gateway, proxy: { ...r.gateway?.proxy, annotations: {} } };
-      r.ingress.annotations = Object.fromEntries(Object.entries(r.ingress.annotations ?? {}).filter(([k]) => !k.startsWith("cert-manager.io/")));
-      r.ingress.tls = [];
-    };
-    for (const stack of ["prod-aws", "prod-azure", "onprem"]) {
-      expect(paths(issuesOf(stack, withoutTls)), stack).toContain("gateway.proxy.annotations");
-    }
-    expect(paths(issuesOf("local", withoutTls))).not.toContain("gateway.proxy.annotations");
-    expect(paths(issuesOf("local", (r) => (r.ingress.domainName = "agents.example.com")))).toContain("gateway.proxy.annotations");
   });
 
   it("rejects unknown keys, so a typo is not silently ignored", () => {

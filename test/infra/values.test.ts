@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { buildPlatformValues } from "../../infra/platform/values/index.js";
 import type { ValuesInput } from "../../infra/platform/values/types.js";
 import type { StackSpec } from "../../infra/stack/schema.js";
+import { objstoreReplicas } from "../../infra/storage/objstore.js";
 import { at } from "./plan-helpers.js";
 import { SECRETS, specOf } from "./fixtures.js";
 
 const storageFor = (spec: StackSpec): ValuesInput["storage"] => ({
   provider: spec.storage.provider,
   chartSecret: { ACCESS_KEY_ID: "S-access", SECRET_ACCESS_KEY: "S-secret-key" },
-  componentValues: spec.storage.provider === "Minio" ? { enabled: true, mode: spec.objstore.mode, replicas: spec.objstore.replicas } : { enabled: false },
+  componentValues: spec.storage.provider === "Minio" ? { enabled: true, mode: spec.objstore.mode, replicas: objstoreReplicas(spec.objstore) } : { enabled: false },
 });
 const valuesOf = (spec: StackSpec, managed: ValuesInput["managed"] = {}) => buildPlatformValues({ spec, secrets: SECRETS, storage: storageFor(spec), managed });
 
@@ -19,7 +20,6 @@ describe("platform values builder", () => {
   it.each<[string, unknown]>([
     // Registry and images
     ["registryCredentials.server", "registry.example.com"],
-    ["image.imagePullSecrets", "platform-registry"],
     ["image.frontend.tag", "v26.02.03"],
     ["image.ultron.tag", "v26.02.16.2-u"],
     ["image.objstore.tag", "RELEASE.2024-12-18T13-15-44Z"],
@@ -40,7 +40,6 @@ describe("platform values builder", () => {
     ["llm.AI_MODE", "direct"],
     ["llm.secretKeys.clouda.VERSION", "2024-10-21"],
     ["llm.secretKeys.managed.CONVERSE_GLOBAL_REGION", "us-east-1"],
-    ["llm.deployments.embedding", "text-embedding-ada-002"],
     // Ingress and limits
     ["ingress.className", "gateway"],
     ["ingress.annotations.strip-path", "true"],
@@ -85,7 +84,7 @@ describe("platform values builder", () => {
     ["localllm.env.PORT", "8000"],
     ["localllm.resources.limits.memory", "32Gi"],
     ["boost.env.SERVICE_BOOST_ERRORTRACKER_ENVIRONMENT", "pilot"],
-    ["boost.env.SERVICE_BOOST_SEARCH_URL", "https://search.localtest.me"],
+    ["boost.env.SERVICE_BOOST_SEARCH_URL", "https://search.platform.localtest.me"],
     ["browser.resources.limits.memory", "4Gi"],
     ["html_conversion_worker.replicaCount", 2],
     // Data services
@@ -156,22 +155,70 @@ describe("platform values builder", () => {
     for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"]) expect(at(local, `${ext}.enabled`)).toBe(false);
   });
 
-  it("renders one objstore pod count, the one its mode allows, as replicas and replicaCount alike", () => {
-    const countOf = (spec: StackSpec) => {
-      const v = valuesOf(spec);
-      return [at(v, "objstore.replicas"), at(v, "objstore.replicaCount")];
-    };
-    expect(countOf(specOf("local"))).toEqual([1, 1]); // standalone: the table's 4 no longer stands beside it
-    expect(countOf(specOf("onprem", (r) => (r.objstore = { ...r.objstore, replicas: 6 })))).toEqual([6, 6]);
-    expect(() => specOf("onprem", (r) => (r.objstore = { ...r.objstore, replicas: 4, replicaCount: 2 }))).toThrow(/objstore\.replicaCount: must be 4/);
-  });
-
   it("follows storage.provider in the dependent settings", () => {
     const azure = valuesOf(specOf("prod-azure"));
     expect(at(azure, "ultron.env.STORAGE_DISK")).toBe("azure");
     expect(at(azure, "document_converter.env.USE_CLOUDA")).toBe("true");
     expect(at(azure, "storage.secret.clouda")).toBeDefined();
     expect(at(azure, "objstore.enabled")).toBe(false);
+  });
+
+  it("leaves the values the reference hides, and keys it does not define, to the chart unless the stack sets them", () => {
+    const hidden = [
+      "image.imagePullSecrets",
+      "jwt.key",
+      "gateway.env.prefix",
+      "boost.env.SERVICE_BOOST_MODEL_FILTER",
+      "boost.env.SERVICE_BOOST_PROLOGUE_MODULES",
+      "boost.env.SERVICE_BOOST_DEFAULT_WORKFLOW",
+      "boost.env.SERVICE_BOOST_EPILOGUE_MODULES",
+      "boost.env.SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL",
+      "frontend.env.REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL",
+      "document_converter.env.LOCAL_SERVER",
+      "monitoring.nodeExporter.external.serviceName",
+      "monitoring.kubeStateMetrics.external.serviceName",
+      "llm.deployments",
+      "llmproxy.port",
+      "objstore.rootUser",
+    ];
+    for (const path of hidden) expect(at(local, path), path).toBeUndefined();
+    const set = valuesOf(
+      specOf("local", (r) => {
+        r.jwt = { key: "site-key" };
+        r.boost = { env: { SERVICE_BOOST_PROLOGUE_MODULES: "log-workflow;sso" } };
+        r.llm.deployments = { embedding: "embed-3" };
+        r.llmproxy = { port: 4100 };
+      }),
+    );
+    expect([at(set, "jwt.key"), at(set, "boost.env.SERVICE_BOOST_PROLOGUE_MODULES"), at(set, "llm.deployments.embedding"), at(set, "llmproxy.port")]).toEqual([
+      "site-key",
+      "log-workflow;sso",
+      "embed-3",
+      4100,
+    ]);
+  });
+
+  it("renders every LLM provider key, set or empty, so no package placeholder survives", () => {
+    expect(at(local, "llm.secretKeys.providerb")).toEqual({ API_KEY: "" });
+    expect(at(local, "llm.secretKeys.providerc")).toEqual({ GENERATIVE_API_KEY: "" });
+    expect(at(local, "llm.secretKeys.clouda.KEYS")).toBe("[]");
+    expect(at(local, "llm.secretKeys.managed.CONVERSE_ACCESS_KEY_ID")).toBe("");
+    expect(at(local, "llm.secretKeys.managed.CONVERSE_REGION")).toBe("ap-northeast-1");
+  });
+
+  it("takes image tags from the chart version's table, and none for a version without one", () => {
+    expect(at(local, "image.boost.tag")).toBe("v26.02.16.4");
+    const bumped = valuesOf(specOf("local", (r) => (r.platform.version = "26.3.1")));
+    expect(Object.values(at(bumped, "image") as Record<string, unknown>).some((v) => v && typeof v === "object" && "tag" in v)).toBe(false);
+  });
+
+  it("renders the objstore's pod count once, as objstore.replicas, consistent with its mode", () => {
+    expect(at(local, "objstore.replicas")).toBe(1); // standalone
+    expect(at(local, "objstore.replicaCount")).toBeUndefined();
+    const distributed = valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed" })));
+    expect(at(distributed, "objstore.replicas")).toBe(4);
+    expect(at(distributed, "objstore.replicaCount")).toBeUndefined();
+    expect(at(valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed", replicas: 8 }))), "objstore.replicas")).toBe(8);
   });
 
   it("puts secrets only where the reference asks for them", () => {

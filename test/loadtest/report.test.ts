@@ -4,7 +4,7 @@ import { renderHtml, throughputSeries } from "../../loadtest/harness/report-html
 import { percentile, summarize } from "../../loadtest/harness/stats.js";
 import { renderSummary } from "../../loadtest/harness/summary.js";
 import { cdfSvg, histogramSvg } from "../../loadtest/harness/svg-plots.js";
-import { deriveLimits } from "../../infra/limits.js";
+import { defaultLimits } from "../../infra/limits.js";
 
 const report: RunReport = {
   startedAt: "2026-01-01T00:00:00.000Z",
@@ -12,8 +12,8 @@ const report: RunReport = {
   target: "target https://api.example.com",
   limitsSource: "package defaults",
   timeScale: 1,
-  limits: deriveLimits({}),
-  effectiveLimits: deriveLimits({}),
+  limits: defaultLimits(),
+  effectiveLimits: defaultLimits(),
   budget: { concurrency: 2, requests: 3, files: 1, fileConcurrency: 1, ttftP95Ms: 1000, requestP95Ms: 1000, maxDurationSeconds: 60 },
   ceiling: { seconds: 1, connections: 32, autocannonRps: 9000, autocannonP99Ms: 4, undiciRps: 7000 },
   setupMs: null,

@@ -1,5 +1,5 @@
 /** Application components: common fields, resources from the defaults table, env, probes. */
-import { RESOURCES, serviceHost, type Sizing } from "./defaults.js";
+import { RESOURCES, type Sizing } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
 import { STORAGE_DISK } from "../../stack/schema.js";
 
@@ -37,7 +37,6 @@ export function common(c: Common, sizing: Sizing | undefined): Values {
 
 
 export function componentValues({ spec: s, secrets }: ValuesInput): Values {
-  const { releaseName: release, namespace } = s.platform;
   const a = s.automation;
   const services = a.services;
   return {
@@ -83,16 +82,13 @@ export function componentValues({ spec: s, secrets }: ValuesInput): Values {
     html_conversion: { ...common(s.html_conversion, RESOURCES.html_conversion), env: s.html_conversion.env },
     html_conversion_worker: { ...common(s.html_conversion_worker, RESOURCES.html_conversion_worker), env: s.html_conversion_worker.env },
     localllm: { ...common(s.localllm, RESOURCES.localllm), env: s.localllm.env },
-    llmproxy: { ...common(s.llmproxy, RESOURCES.llmproxy), port: s.llmproxy.port, env: s.llmproxy.env },
+    llmproxy: { ...common(s.llmproxy, RESOURCES.llmproxy), ...(s.llmproxy.port ? { port: s.llmproxy.port } : {}), env: s.llmproxy.env },
     boost: {
       ...common(s.boost, RESOURCES.boost),
       env: {
         ...s.boost.env,
-        SERVICE_BOOST_SEARCH_URL: s.boost.env.SERVICE_BOOST_SEARCH_URL ?? `https://search.${s.company.domain}`,
-        SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL:
-          s.boost.env.SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL === "http://context-system:8080"
-            ? `http://${serviceHost(release, namespace, "context-system")}:8080`
-            : s.boost.env.SERVICE_BOOST_CONTEXT_SYSTEM_SERVICE_URL,
+        // The reference's `https://search.<your-domain>`; <your-domain> is ingress.domainName everywhere.
+        SERVICE_BOOST_SEARCH_URL: s.boost.env.SERVICE_BOOST_SEARCH_URL ?? `https://search.${s.ingress.domainName}`,
       },
     },
     browser: { ...common(s.browser, RESOURCES.browser), env: s.browser.env },

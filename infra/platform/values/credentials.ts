@@ -1,6 +1,17 @@
 /** Registry, images, JWT, credentials, LLM providers and audit logs. */
-import { IMAGE_TAGS } from "./defaults.js";
+import { LLM_JSON_LISTS, LLM_PROVIDER_KEYS } from "../../stack/schema-platform.js";
+import { imageTagsFor } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
+
+/** Every provider key of the reference, set or empty (an empty JSON list for the list keys). */
+function providerKeys(keys: ValuesInput["spec"]["llm"]["secretKeys"]): Values {
+  return Object.fromEntries(
+    Object.entries(LLM_PROVIDER_KEYS).map(([group, names]) => {
+      const given = keys[group as keyof typeof LLM_PROVIDER_KEYS] as Record<string, string | undefined>;
+      return [group, Object.fromEntries(names.map((n) => [n, given[n] ?? ((LLM_JSON_LISTS as readonly string[]).includes(n) ? "[]" : "")]))];
+    }),
+  );
+}
 
 export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
   const r = s.registryCredentials;
@@ -9,11 +20,11 @@ export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
   return {
     registryCredentials: r.enabled ? { server: r.server, username: r.username, password: r.password, email: r.email } : {},
     image: {
-      imagePullSecrets: s.image.imagePullSecrets,
+      ...(s.image.imagePullSecrets ? { imagePullSecrets: s.image.imagePullSecrets } : {}),
       pullPolicy: s.image.pullPolicy,
-      ...Object.fromEntries(Object.entries(IMAGE_TAGS).map(([component, tag]) => [component, { tag }])),
+      ...Object.fromEntries(Object.entries(imageTagsFor(s.platform.version)).map(([component, tag]) => [component, { tag }])),
     },
-    jwt: { secret: secrets.jwtSecret, key: s.jwt.key, algorithm: s.jwt.algorithm },
+    jwt: { secret: secrets.jwtSecret, ...(s.jwt.key ? { key: s.jwt.key } : {}), algorithm: s.jwt.algorithm },
     credentials: {
       ...(c.githost_a ? { githost_a: c.githost_a } : {}),
       ...(c.githost_b ? { githost_b: c.githost_b } : {}),
@@ -33,7 +44,7 @@ export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
       localllm: { HUB_TOKEN: c.localllm.HUB_TOKEN ?? "" },
       html_conversion: { BEARER_TOKEN: secrets.htmlConversionBearerToken },
     },
-    llm: { AI_MODE: s.llm.AI_MODE, secretKeys: s.llm.secretKeys, deployments: s.llm.deployments },
+    llm: { AI_MODE: s.llm.AI_MODE, secretKeys: providerKeys(s.llm.secretKeys), ...(s.llm.deployments ? { deployments: s.llm.deployments } : {}) },
     auditLogs: s.auditLogs,
   };
 }

@@ -39,7 +39,7 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
       provider: storage.provider,
       secret: { [{ S3: "cloudb", AzureStorage: "clouda", Minio: "objstore" }[storage.provider]]: storage.chartSecret },
     },
-    objstore: storage.provider === "Minio" ? objstoreValues(common({ ...s.objstore, enabled: true }, RESOURCES.objstore), storage.componentValues) : storage.componentValues,
+    objstore: storage.provider === "Minio" ? { ...common({ ...s.objstore, enabled: true }, RESOURCES.objstore), ...storage.componentValues } : storage.componentValues,
     company: s.company,
     mailer: { smtp_settings: smtpSettings, default_from_email: s.mailer.default_from_email },
     smtp: {
@@ -62,13 +62,4 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
       smtp: s.mail.enabled ? s.mailer.smtp_settings : {},
     },
   };
-}
-
-/**
- * The objstore component: one pod count, the one its mode allows (`objstore.replicas` in
- * distributed mode, 1 standalone), as `replicas` and the common `replicaCount` alike; the table's
- * generic 4 never stands beside it.
- */
-function objstoreValues(commonValues: Values, component: Values): Values {
-  return { ...commonValues, ...component, replicaCount: component.replicas };
 }

@@ -1,0 +1,128 @@
+/**
+ * Every parameter path the deployment reference names, read from its text (docs/spec/deployment.md):
+ * the first cell of each parameter table, the storage providers' lists, the paths named in prose,
+ * the Versioning table (one `image.<component>.tag` each) and the resource table (replicas,
+ * requests and limits per component). The conformance table must list exactly these.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const SPEC_FILE = fileURLToPath(new URL("../../docs/spec/deployment.md", import.meta.url));
+
+/** Cells the shorthand rules cannot expand, written out (keyed by the cell's text, so an edit shows). */
+const IRREGULAR: Record<string, string[]> = {
+  "frontend.env.ROLLBAR_ENV-style error-tracker label": ["frontend.env.<error-tracker label>"],
+  "frontend.env.REACT_APP_CAPTCHA_SITE_KEY, icon-font registry token": ["frontend.env.REACT_APP_CAPTCHA_SITE_KEY", "frontend.env.<icon-font registry token>"],
+  "llm.secretKeys.managed.CONVERSE_ACCESS_KEY_ID, CONVERSE_SECRET_ACCESS_KEY and the GLOBAL variants": [
+    "llm.secretKeys.managed.CONVERSE_ACCESS_KEY_ID",
+    "llm.secretKeys.managed.CONVERSE_SECRET_ACCESS_KEY",
+    "llm.secretKeys.managed.CONVERSE_GLOBAL_ACCESS_KEY_ID",
+    "llm.secretKeys.managed.CONVERSE_GLOBAL_SECRET_ACCESS_KEY",
+  ],
+  "monitoring.traces.ingester.maxBlockDuration / search.maxDuration": ["monitoring.traces.ingester.maxBlockDuration", "monitoring.traces.search.maxDuration"],
+  "monitoring.dashboards.resources.limits, .env": ["monitoring.dashboards.resources.limits", "monitoring.dashboards.env"],
+  "ingress.annotations connect-timeout, read-timeout, write-timeout": ["ingress.annotations.connect-timeout", "ingress.annotations.read-timeout", "ingress.annotations.write-timeout"],
+  "mq.extraConfiguration": ["mq.extraConfiguration"],
+};
+
+/** Resource-table component names → their values path. */
+const COMPONENT_PATH: Record<string, string> = {
+  frontend: "frontend",
+  swef: "swef",
+  "automation web": "automation.services.web",
+  "automation jobs": "automation.services.jobs",
+  "jobs-priority": "automation.services.jobs-priority",
+  "automation rpc": "automation.services.rpc",
+  "graphql engine": "graphql",
+};
+
+/** Versioning-table component names → the `image.<component>` key. */
+const IMAGE_KEY: Record<string, string[]> = {
+  "graphql engine": ["graphql"],
+  "mail image": ["mail"],
+  "smtp image": ["smtp"],
+  "logs, logagent": ["logs", "logagent"],
+  "opentelemetry collector": ["opentelemetry"],
+  "kube-state metrics": ["kubeStateMetrics"],
+  "node exporter": ["nodeExporter"],
+  "blackbox exporter": ["blackboxExporter"],
+};
+
+/** Expands one cell: `a.b.c, .d / e, f.g` → a.b.c, a.b.d, a.b.e, f.g (and `_X` suffix swaps). */
+export function expandCell(cell: string): string[] {
+  const text = cell.replace(/`/g, "").replace(/-equivalent \([^)]*\)/, "").trim();
+  if (IRREGULAR[text]) return IRREGULAR[text];
+  const tokens = text.split(/\s*(?:,|\/)\s+/).map((t) => t.trim()).filter(Boolean);
+  const first = tokens[0]!;
+  const base = first.slice(0, first.lastIndexOf("."));
+  const leaf = first.slice(first.lastIndexOf(".") + 1);
+  return tokens.map((t, i) => {
+    if (i === 0) return t;
+    if (t.startsWith(".")) return base + t;
+    if (t.startsWith("_")) return `${base}.${leaf.slice(0, leaf.lastIndexOf("_"))}${t}`;
+    if (/^[a-z][A-Za-z]*\.[A-Za-z]/.test(t) && !/^[a-z]+[A-Z]/.test(t.split(".")[0]!) && t.split(".").length > 1 && !t.startsWith("search.")) return t;
+    return `${base}.${t}`;
+  });
+}
+
+/** Rows of the markdown tables under a heading, as arrays of cells (header and rule dropped). */
+function tables(md: string): Array<{ heading: string; header: string[]; rows: string[][] }> {
+  const out: Array<{ heading: string; header: string[]; rows: string[][] }> = [];
+  let heading = "";
+  let current: { heading: string; header: string[]; rows: string[][] } | undefined;
+  for (const line of md.split("\n")) {
+    if (line.startsWith("#")) heading = line.replace(/^#+\s*/, "");
+    if (!line.startsWith("|")) {
+      current = undefined;
+      continue;
+    }
+    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    if (!current) out.push((current = { heading, header: cells, rows: [] }));
+    else if (!/^-+$/.test(cells[0] ?? "")) current.rows.push(cells);
+  }
+  return out;
+}
+
+/** Paths named in prose: backticked dotted paths, and `.x` right after one (relative to its parent). */
+function prosePaths(md: string): string[] {
+  const out: string[] = [];
+  for (const para of md.split("\n").filter((l) => !l.startsWith("|") && !l.startsWith("Every component has"))) {
+    let parent = "";
+    for (const [, token] of para.matchAll(/`([^`]+)`/g)) {
+      const t = token!;
+      if (/^[a-z][A-Za-z_]*\.[A-Za-z_<][\w.<>-]*$/.test(t) && !/your-domain|^gpt-|^extra_config|^automation\.services\./.test(t)) {
+        out.push(t);
+        parent = t.slice(0, t.lastIndexOf("."));
+      } else if (/^\.[A-Za-z]+$/.test(t) && parent) out.push(parent + t);
+    }
+  }
+  return out;
+}
+
+/** Every path of the reference, each once, in order of appearance. */
+export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[] {
+  const found: string[] = [];
+  for (const t of tables(md)) {
+    if (t.header[0] === "Parameter") for (const row of t.rows) found.push(...expandCell(row[0]!));
+    if (t.header[0] === "Provider") for (const row of t.rows) found.push(...expandCell(row[1]!.replace(/\s*\([^)]*\)/g, "")));
+    if (t.heading === "Versioning") {
+      for (const row of t.rows) for (const key of IMAGE_KEY[row[0]!] ?? [row[0]!]) found.push(`image.${key}.tag`);
+    }
+    if (t.header[0] === "Component" && t.header[1] === "replicas") {
+      for (const row of t.rows) {
+        for (const name of row[0]!.split(/,\s*/)) {
+          const path = COMPONENT_PATH[name] ?? name.replace(/ .*/, "");
+          const [replicas, reqMem, reqCpu, limMem, limCpu] = row.slice(1);
+          if (replicas !== "-") found.push(`${path}.${path === "objstore" ? "replicas" : "replicaCount"}`);
+          if (reqMem !== "-") found.push(`${path}.resources.requests.memory`);
+          if (reqCpu !== "-") found.push(`${path}.resources.requests.cpu`);
+          if (limMem !== "-") found.push(`${path}.resources.limits.memory`);
+          if (limCpu !== "-") found.push(`${path}.resources.limits.cpu`);
+        }
+      }
+    }
+  }
+  // Prose that names a group (`storage.secret.objstore`) or a template already expanded above adds nothing.
+  const prose = prosePaths(md).filter((p) => p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)));
+  return [...new Set([...found, ...prose])];
+}
