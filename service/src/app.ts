@@ -24,6 +24,9 @@ import metricsPlugin from "./plugins/metrics.js";
 import openapiPlugin from "./plugins/openapi.js";
 import corsPlugin from "./plugins/cors.js";
 import rateLimitPlugin from "./plugins/rate-limit.js";
+import redisPlugin from "./plugins/redis.js";
+import tokenLimitPlugin from "./plugins/token-limit.js";
+import usagePlugin from "./plugins/usage.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
@@ -116,7 +119,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
+  await app.register(redisPlugin);
   await app.register(rateLimitPlugin);
+  await app.register(tokenLimitPlugin);
+  await app.register(usagePlugin);
   await app.register(filesPlugin, { blobs: opts.blobs });
   await app.register(agentsPlugin);
 

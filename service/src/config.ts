@@ -32,6 +32,8 @@ export interface ServiceConfig {
   corsOrigins: string[];
   /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); undefined: unlimited. */
   rateLimitRpm?: number;
+  /** Tokens (prompt + completion) per minute per API key unless the key has its own (RATE_LIMIT_TPM); undefined: unlimited. */
+  rateLimitTpm?: number;
   /** Redis shared by the replicas for rate limits (REDIS_URL, rediss:// for TLS); unset: per process. */
   redisUrl?: string;
   /** Where the embedded store, local blobs and the running server's record live (DATA_DIR). */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 0, 1) : undefined,
+    rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 0, 1) : undefined,
     redisUrl: env.REDIS_URL || undefined,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,

@@ -177,6 +177,9 @@ export const rateLimited = (message: string) => new ApiError(429, message, "rate
 /** An API key over its requests-per-minute limit; Retry-After says when its window resets. */
 export const keyRateLimited = (limit: number, reset: string, retryAfterSeconds: number) =>
   withHeaders(rateLimited(`Rate limit reached for requests: ${limit} per minute for this API key. Retry after ${reset}.`), { "retry-after": String(retryAfterSeconds) });
+/** An API key over its tokens-per-minute limit; Retry-After says when its window resets. */
+export const keyTokensRateLimited = (limit: number, used: number, reset: string, retryAfterSeconds: number) =>
+  withHeaders(rateLimited(`Rate limit reached for tokens: ${limit} per minute for this API key, ${used} used. Retry after ${reset}.`), { "retry-after": String(retryAfterSeconds) });
 export const tooManyMcpSessions = (max: number) =>
   rateLimited(`Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`);
 

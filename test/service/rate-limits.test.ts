@@ -44,15 +44,15 @@ describe("requests per minute per API key", () => {
     cleanups.push(() => t.close());
     const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
     const created = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "limited", rate_limits: { rpm: 1 } } });
-    expect(created.json().rate_limits).toEqual({ rpm: 1 });
+    expect(created.json().rate_limits).toEqual({ rpm: 1, tpm: null });
     expect((await models(t, created.json().secret)).statusCode).toBe(200);
     expect((await models(t, created.json().secret)).statusCode).toBe(429);
     const free = (await t.createKey()).secret;
     const res = await models(t, free);
     expect(res.headers["x-ratelimit-limit-requests"]).toBeUndefined();
-    const tpm = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "x", rate_limits: { tpm: 5 } } });
-    expect(tpm.statusCode).toBe(400);
-    expect(tpm.json().error.param).toBe("rate_limits.tpm");
+    const unknown = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "x", rate_limits: { rpd: 5 } } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.param).toBe("rate_limits.rpd");
   });
 
   it("two replicas sharing Redis share one count, and the official client sees a RateLimitError", async () => {
@@ -90,5 +90,89 @@ describe("requests per minute per API key", () => {
 
   it("writes reset durations the way OpenAI does", () => {
     expect([resetDuration(250), resetDuration(1000), resetDuration(59_001), resetDuration(60_000), resetDuration(61_500)]).toEqual(["250ms", "1s", "1m0s", "1m0s", "1m2s"]);
+  });
+});
+
+describe("tokens per minute per API key", () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+  const SYNTHETIC = "agentport/synthetic-20";
+  const chat = (app: TestApp["app"], secret: string) =>
+    app.inject({ method: "POST", url: "/v1/chat/completions", headers: { authorization: `Bearer ${secret}` }, payload: { model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] } });
+
+  it("says the limit, what remains and when it resets; once the minute's tokens are spent, 429 with Retry-After", async () => {
+    const t = await buildTestApp("pglite", { RATE_LIMIT_TPM: "60" });
+    cleanups.push(() => t.close());
+    const { secret } = await t.createKey();
+    const first = await chat(t.app, secret);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers).toMatchObject({ "x-ratelimit-limit-tokens": "60", "x-ratelimit-remaining-tokens": "60" });
+    const spent = first.json().usage.total_tokens; // 8 prompt + 20 completion
+    expect(spent).toBe(28);
+    const second = await chat(t.app, secret);
+    expect(second.headers["x-ratelimit-remaining-tokens"]).toBe(String(60 - spent));
+    expect(second.headers["x-ratelimit-reset-tokens"]).toMatch(/^(\d+s|1m0s|\d+ms)$/);
+    const third = await chat(t.app, secret); // 56 used: still under, so it runs and overshoots
+    expect(third.statusCode).toBe(200);
+    const refused = await chat(t.app, secret);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["x-ratelimit-remaining-tokens"]).toBe("0");
+    expect(refused.json().error).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded" });
+    expect(refused.json().error.message).toContain("tokens: 60 per minute");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
+    // Tokens are spent by completions only: the key still lists models, and another key is untouched.
+    expect((await models(t, secret)).statusCode).toBe(200);
+    expect((await chat(t.app, (await t.createKey()).secret)).statusCode).toBe(200);
+  });
+
+  it("a key's own tokens-per-minute wins over the default, and shows in the key list", async () => {
+    const t = await buildTestApp("pglite", {});
+    cleanups.push(() => t.close());
+    const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
+    const created = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "tpm", rate_limits: { tpm: 10 } } });
+    expect(created.json().rate_limits).toEqual({ rpm: null, tpm: 10 });
+    const listed = await t.app.inject({ url: "/v1/organization/projects/default/api_keys", headers: owner });
+    expect(listed.json().data.find((k: { id: string }) => k.id === created.json().id).rate_limits).toEqual({ rpm: null, tpm: 10 });
+    expect((await chat(t.app, created.json().secret)).statusCode).toBe(200);
+    expect((await chat(t.app, created.json().secret)).statusCode).toBe(429);
+    const free = await chat(t.app, (await t.createKey()).secret);
+    expect(free.statusCode).toBe(200);
+    expect(free.headers["x-ratelimit-limit-tokens"]).toBeUndefined();
+  });
+
+  it("two replicas sharing Redis share one token count; the official client sees a RateLimitError", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const replica = async () => {
+      const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-tpm-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", RATE_LIMIT_TPM: "50", REDIS_URL });
+      const db = await (await import("../../service/src/store/open.js")).openStore({ databaseUrl: store.url });
+      const app = await buildApp({ config, db, logger: false });
+      await app.ready();
+      cleanups.push(async () => {
+        await app.close();
+        await db.close();
+      });
+      return app;
+    };
+    const [a, b] = [await replica(), await replica()];
+    const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
+    expect((await chat(a, secret)).statusCode).toBe(200); // 28 of 50
+    const onB = await chat(b, secret);
+    expect(onB.headers["x-ratelimit-remaining-tokens"]).toBe("22"); // b sees a's tokens
+    // The spend is written without waiting for Redis; give it a bounded moment to land.
+    for (let i = 0; i < 50 && (await chat(a, secret)).statusCode !== 429; i++) await new Promise((r) => setTimeout(r, 20));
+    const client = openaiClient(await listen(b), secret);
+    const err = await client.chat.completions.create({ model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+  });
+
+  it("lets completions through when Redis does not answer", async () => {
+    const t = await buildTestApp("pglite", { RATE_LIMIT_TPM: "1", REDIS_URL: "redis://127.0.0.1:9" });
+    cleanups.push(() => t.close());
+    const { secret } = await t.createKey();
+    expect([(await chat(t.app, secret)).statusCode, (await chat(t.app, secret)).statusCode]).toEqual([200, 200]);
   });
 });

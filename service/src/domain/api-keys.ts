@@ -31,6 +31,8 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   /** Requests per minute allowed to this key; null: the deployment's default. */
   rateLimitRpm: number | null;
+  /** Tokens per minute allowed to this key; null: the deployment's default. */
+  rateLimitTpm: number | null;
 }
 
 /** Who a verified key speaks for. */
@@ -42,6 +44,8 @@ export interface ApiKeyPrincipal {
   expiresAtMs?: number;
   /** This key's own requests-per-minute limit; undefined: the deployment's default. */
   rpm?: number;
+  /** This key's own tokens-per-minute limit; undefined: the deployment's default. */
+  tpm?: number;
 }
 
 interface Row {
@@ -54,6 +58,7 @@ interface Row {
   last_used_at: Date | string | null;
   expires_at: Date | string | null;
   rate_limit_rpm: number | null;
+  rate_limit_tpm: number | null;
   secret_hash?: Uint8Array;
 }
 
@@ -75,10 +80,11 @@ function toRecord(r: Row): ApiKeyRecord {
     lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
     expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
     rateLimitRpm: r.rate_limit_rpm,
+    rateLimitTpm: r.rate_limit_tpm,
   };
 }
 
-const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm";
+const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm, rate_limit_tpm";
 
 export class ApiKeys {
   /**
@@ -150,13 +156,13 @@ export class ApiKeys {
     return (await this.db.query("SELECT 1 FROM api_keys WHERE id = $1", [keyId])).rowCount > 0;
   }
 
-  async create(input: { projectId: string; name: string; createdBy: string; expiresAt?: Date; rateLimitRpm?: number }): Promise<{ record: ApiKeyRecord; secret: string }> {
+  async create(input: { projectId: string; name: string; createdBy: string; expiresAt?: Date; rateLimitRpm?: number; rateLimitTpm?: number }): Promise<{ record: ApiKeyRecord; secret: string }> {
     const secret = KEY_PREFIX + randomBytes(32).toString("base64url");
     const id = "key_" + randomBytes(12).toString("base64url");
     const { rows } = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at, rate_limit_rpm)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy, input.expiresAt?.toISOString() ?? null, input.rateLimitRpm ?? null],
+      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at, rate_limit_rpm, rate_limit_tpm)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy, input.expiresAt?.toISOString() ?? null, input.rateLimitRpm ?? null, input.rateLimitTpm ?? null],
     );
     return { record: toRecord(rows[0]), secret };
   }
@@ -229,14 +235,14 @@ export class ApiKeys {
     const hash = hashSecret(secret);
     const digest = hash.toString("base64");
     const evictionsBefore = this.evictions;
-    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm FROM api_keys WHERE secret_hash = $1", [hash]);
+    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm, rate_limit_tpm FROM api_keys WHERE secret_hash = $1", [hash]);
     const row = rows[0];
     const expiresAtMs = row?.expires_at ? new Date(row.expires_at).getTime() : undefined;
     if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash) || (expiresAtMs !== undefined && expiresAtMs <= Date.now())) {
       this.remember(digest);
       return undefined;
     }
-    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name, ...(expiresAtMs !== undefined && { expiresAtMs }), ...(row.rate_limit_rpm !== null && { rpm: row.rate_limit_rpm }) });
+    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name, ...(expiresAtMs !== undefined && { expiresAtMs }), ...(row.rate_limit_rpm !== null && { rpm: row.rate_limit_rpm }), ...(row.rate_limit_tpm !== null && { tpm: row.rate_limit_tpm }) });
     // Cache only what was read while notifications were live and no eviction raced the read.
     if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);
     this.usedSinceFlush.set(principal.keyId, Date.now());

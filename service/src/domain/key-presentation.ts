@@ -20,8 +20,8 @@ export function projectApiKey(k: ApiKeyRecord) {
     last_used_at: k.lastUsedAt ? unix(k.lastUsedAt) : null,
     /** Unix seconds after which the key is refused; null: it does not expire. */
     expires_at: k.expiresAt ? unix(k.expiresAt) : null,
-    /** This key's own limits; null: the deployment's default (RATE_LIMIT_RPM). */
-    rate_limits: { rpm: k.rateLimitRpm },
+    /** This key's own limits; null: the deployment's default (RATE_LIMIT_RPM, RATE_LIMIT_TPM). */
+    rate_limits: { rpm: k.rateLimitRpm, tpm: k.rateLimitTpm },
     created_by: k.createdBy,
     owner: { type: "user" as const, user: { id: k.createdBy } },
   };

@@ -2,6 +2,7 @@
 import fp from "fastify-plugin";
 import { loadAgentSpecs } from "../domain/agents/agents-file.js";
 import { ConfiguredAgents } from "../domain/agents/registry.js";
+import { preloadTokenizer } from "../domain/agents/tokens.js";
 
 export interface AgentsPluginOptions {
   /** Environment for agents' `base_url_env`/`api_key_env` references; default process.env. */
@@ -14,9 +15,12 @@ export default fp<AgentsPluginOptions>(
     const env = opts.env ?? process.env;
     // The default chat agent's upstream model; only meaningful with an upstream configured.
     const upstreamModel = config.llmBaseUrl ? config.llmModel : undefined;
+    const specs = loadAgentSpecs(config.agentsFile, upstreamModel);
+    // Offline agents count their usage with the tokenizer: load it while the server starts.
+    if (specs.some((spec) => spec.kind !== "llm")) preloadTokenizer();
     const registry = new ConfiguredAgents({
       prefix: config.modelPrefix,
-      specs: loadAgentSpecs(config.agentsFile, upstreamModel),
+      specs,
       llm: { baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey },
       timeouts: config.llmTimeouts,
       env,

@@ -13,7 +13,6 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { Redis } from "ioredis";
 import { keyRateLimited } from "../errors.js";
 
 const WINDOW_MS = 60_000;
@@ -34,15 +33,7 @@ export function resetDuration(ms: number): string {
 
 export default fp(
   async (app) => {
-    const redis = app.config.redisUrl
-      ? new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true })
-      : undefined;
-    if (redis) {
-      redis.on("error", (err) => app.log.warn({ code: (err as NodeJS.ErrnoException).code }, "rate-limit store (Redis) unavailable; requests are not limited meanwhile"));
-      await redis.connect().catch(() => {}); // reconnects on its own; requests fail open until then
-      app.addHook("onClose", async () => void redis.disconnect());
-    }
-    await app.register(rateLimit, { global: false, redis, nameSpace: "agentport-rpm-", skipOnError: true });
+    await app.register(rateLimit, { global: false, redis: app.redis, nameSpace: "agentport-rpm-", skipOnError: true });
     const limitOf = (request: FastifyRequest) => request.auth.rpm ?? app.config.rateLimitRpm;
     const count = app.createRateLimit({ keyGenerator: (request) => request.auth.keyId, max: (request) => limitOf(request)!, timeWindow: WINDOW_MS });
 
@@ -56,5 +47,5 @@ export default fp(
       if (result.isExceeded) throw keyRateLimited(limit, reset, result.ttlInSeconds);
     });
   },
-  { name: "rate-limit", dependencies: ["api-keys"] },
+  { name: "rate-limit", dependencies: ["api-keys", "redis"] },
 );

@@ -3,7 +3,8 @@
  * file ids. Without a file search (no file store wired) it says so plainly.
  */
 import type { FilesSpec } from "./agent-spec.js";
-import { estimateTokens, lastUserText, pieces, promptTokens } from "./text.js";
+import { lastUserText, pieces } from "./text.js";
+import { tokenCounter } from "./tokens.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest, FileSearch, FileSearchHit } from "./types.js";
 
 export interface FilesAgentOptions {
@@ -28,21 +29,25 @@ export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOpt
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
       const query = lastUserText(request.messages);
       const search = opts.fileSearch;
+      const tokens = await tokenCounter();
       const hits = search && query.trim() ? await search(ctx.projectId, query, limit) : search ? [] : undefined;
       const text = (opts.preface ? opts.preface + "\n\n" : "") + answer(query, hits);
       const budget = request.max_tokens ?? Infinity;
       let used = 0;
+      let sent = "";
       let truncated = false;
       for (const piece of pieces(text)) {
-        const cost = estimateTokens(piece);
+        // The budget is spent piece by piece; the usage counts the text sent as one (BPE merges across pieces).
+        const cost = tokens.text(piece);
         if (used + cost > budget) {
           truncated = true;
           break;
         }
         used += cost;
+        sent += piece;
         yield { type: "content", text: piece };
       }
-      yield { type: "usage", promptTokens: promptTokens(request.messages), completionTokens: used };
+      yield { type: "usage", promptTokens: tokens.prompt(request.messages), completionTokens: tokens.text(sent) };
       yield { type: "finish", reason: truncated ? "length" : "stop" };
     },
   };

@@ -85,6 +85,6 @@ async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: 
   const content = choice.message.content ?? "";
   if (content) yield { type: "content", text: content };
   if (choice.message.tool_calls?.length) yield { type: "tool_calls", toolCalls: choice.message.tool_calls };
-  yield usageEvent(json.usage, request, content);
+  yield await usageEvent(json.usage, request, content);
   yield { type: "finish", reason: choice.finish_reason ?? "stop" };
 }

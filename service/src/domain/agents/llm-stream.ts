@@ -76,6 +76,6 @@ export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, 
     if (!res.body.readableEnded) res.body.destroy();
   }
   if (!state.done && !state.finish) throw upstreamFailed("its stream ended before the answer was complete");
-  yield usageEvent(state.usage, request, state.chars);
+  yield await usageEvent(state.usage, request, state.chars);
   yield { type: "finish", reason: state.finish ?? "stop" };
 }

@@ -1,10 +1,12 @@
 /**
  * `synthetic`: streams a fixed number of tokens at a fixed pace. Not a model: it exists so load
  * tests can prove streaming, idle timeouts (`silence_ms` before the first token) and throughput.
+ * Each word it streams is one token of its own vocabulary: its completion tokens are the words it
+ * sent (what `max_tokens` and the load tests count); its prompt tokens are counted like the others'.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { SyntheticSpec } from "./agent-spec.js";
-import { promptTokens } from "./text.js";
+import { tokenCounter } from "./tokens.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest } from "./types.js";
 
 const WORDS = ["Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit,", "sed", "do"];
@@ -21,6 +23,7 @@ export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
       const limit = request.max_tokens ?? Infinity;
       const count = Math.min(spec.tokens, limit);
+      const tokens = await tokenCounter();
       if (silence > 0) await sleep(silence, undefined, { signal: ctx.signal });
       if (request.stream === false && interval === 0) {
         // A caller collecting the whole answer gets it in one piece: same text, fewer hops.
@@ -32,7 +35,7 @@ export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
           yield { type: "content", text: token(i) };
         }
       }
-      yield { type: "usage", promptTokens: promptTokens(request.messages), completionTokens: count };
+      yield { type: "usage", promptTokens: tokens.prompt(request.messages), completionTokens: count };
       yield { type: "finish", reason: count < spec.tokens ? "length" : "stop" };
     },
   };

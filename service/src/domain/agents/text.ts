@@ -1,4 +1,4 @@
-/** Text helpers shared by the offline agents: message text, rough token counts, token-sized pieces. */
+/** Text helpers shared by the agents: message text and token-sized pieces. */
 import type { ChatMessage } from "./types.js";
 
 /** The text of a message: a string, or its text parts joined. */
@@ -13,17 +13,6 @@ export function messageText(message: ChatMessage): string {
 export function lastUserText(messages: ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return messageText(messages[i]);
   return "";
-}
-
-/** About four characters per token, the usual rule of thumb; offline agents have no tokenizer. */
-export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
-}
-
-export function promptTokens(messages: ChatMessage[]): number {
-  let n = 0;
-  for (const m of messages) n += estimateTokens(messageText(m)) + 3;
-  return n;
 }
 
 /** Splits text into word-sized pieces, each keeping its leading whitespace, as models stream them. */

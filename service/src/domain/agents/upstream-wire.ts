@@ -1,6 +1,6 @@
 /** Upstream wire shapes and the helpers both reply forms (JSON, stream) share. */
 import { upstreamFailed, upstreamMisconfigured, upstreamRateLimited, upstreamRejected, upstreamTimeout, type ApiError } from "../../errors.js";
-import { estimateTokens, promptTokens } from "./text.js";
+import { tokenCounter } from "./tokens.js";
 import type { AgentEvent, ChatRequest } from "./types.js";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -37,12 +37,19 @@ export function upstreamRefusal(status: number, body: UpstreamChunk | undefined,
   return upstreamFailed(`it answered HTTP ${status}`);
 }
 
-/** Usage as the upstream reported it, else estimated from what was asked and answered. */
-export function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): AgentEvent {
-  const estimated = typeof completion === "number" ? Math.ceil(completion / 4) : estimateTokens(completion);
+/**
+ * Usage as the upstream reported it (we ask for it on streams too), else counted here: the prompt
+ * and a JSON answer by the tokenizer, a streamed answer (whose text is not kept) at 4 characters
+ * a token.
+ */
+export async function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): Promise<AgentEvent> {
+  if (usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined) {
+    return { type: "usage", promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
+  }
+  const tokens = await tokenCounter();
   return {
     type: "usage",
-    promptTokens: usage?.prompt_tokens ?? promptTokens(request.messages),
-    completionTokens: usage?.completion_tokens ?? estimated,
+    promptTokens: usage?.prompt_tokens ?? tokens.prompt(request.messages),
+    completionTokens: usage?.completion_tokens ?? (typeof completion === "number" ? Math.ceil(completion / 4) : tokens.text(completion)),
   };
 }

@@ -2,6 +2,7 @@
  * Key management for project members (OpenAI admin API shape):
  * /v1/organization/projects/{project_id}/api_keys — GET list, POST create, GET one, DELETE one.
  * Members authenticate with a JWT; owners and admins create and delete, every member reads.
+ * /v1/organization/usage/completions — the project's completions usage (usage.ts).
  */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -10,6 +11,7 @@ import { invalidParam, notFound } from "../../../errors.js";
 import { assertRole, requireMember } from "../../../plugins/member-auth.js";
 import { createdApiKey, projectApiKey } from "../../../domain/key-presentation.js";
 import { responses } from "../../responses.js";
+import usageRoutes from "./usage.js";
 
 const ProjectParams = Type.Object({ project_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const KeyParams = Type.Object({ project_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });
@@ -27,7 +29,7 @@ const ApiKey = Type.Object({
   created_at: Type.Integer(),
   last_used_at: nullableInt,
   expires_at: nullableInt,
-  rate_limits: Type.Object({ rpm: nullableInt }),
+  rate_limits: Type.Object({ rpm: nullableInt, tpm: nullableInt }),
   created_by: Type.String(),
   owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
 });
@@ -51,8 +53,13 @@ const CreateBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }),
     /** Unix seconds, in the future: after it the key is refused like a revoked one. */
     expires_at: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 253402300799 }), Type.Null()])),
-    /** This key's own requests-per-minute limit, instead of the deployment's RATE_LIMIT_RPM. */
-    rate_limits: Type.Optional(Type.Object({ rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })) }, { additionalProperties: false })),
+    /** This key's own requests and tokens per minute, instead of the deployment's RATE_LIMIT_RPM / RATE_LIMIT_TPM. */
+    rate_limits: Type.Optional(
+      Type.Object(
+        { rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })), tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 })) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -62,6 +69,7 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook("onRequest", requireMember);
   const base = "/projects/:project_id/api_keys";
+  await app.register(usageRoutes);
 
   app.get(base, { schema: { params: ProjectParams, querystring: ListQuery, response: responses({ 200: ApiKeyList }) } }, async (request) => {
     const { project_id } = request.params;
@@ -79,7 +87,7 @@ export default async function organizationRoutes(instance: FastifyInstance) {
       throw invalidParam("expires_at", `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`);
     }
     const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
-    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt, rateLimitRpm: rate_limits?.rpm });
+    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt, rateLimitRpm: rate_limits?.rpm, rateLimitTpm: rate_limits?.tpm });
     request.log.info({ keyId: record.id }, "api key created");
     void reply.code(201);
     return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);

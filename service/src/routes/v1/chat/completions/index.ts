@@ -13,7 +13,8 @@ export default async function chatCompletionsRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   // The body is JSON: a text/plain one is a 415, not a string that fails the schema as "must be object".
   app.removeContentTypeParser("text/plain");
-  app.post("/chat/completions", { schema: { body: ChatBody, response: responses({ 200: ChatCompletion }) } }, async (request, reply) => {
+  // The key's tokens this minute are checked before the body is even validated: a spent key costs nothing.
+  app.post("/chat/completions", { schema: { body: ChatBody, response: responses({ 200: ChatCompletion }) }, onRequest: app.checkKeyTokens }, async (request, reply) => {
     const body = request.body;
     const agent = app.agents.resolve(request.auth.projectId, body.model);
     if (!agent) throw modelNotFound(body.model);

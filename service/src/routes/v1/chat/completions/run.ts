@@ -33,11 +33,19 @@ export class ChatRun {
     return unavailable(`The server is shutting down; ${this.streamed ? "the answer was cut short. " : ""}Retry the request.`);
   }
 
-  /** The request is over: count its outcome and tokens, and forget its stop signal. */
+  /**
+   * The request is over: count its outcome; when the agent reported usage, add it to the key's
+   * usage and token window; forget its stop signal.
+   */
   end(outcome: ChatOutcome, usage?: Usage): void {
-    const metrics = this.request.server.chatMetrics;
-    metrics.completed(this.agent.modelId, this.streamed, outcome);
-    if (usage) metrics.tokens(this.agent.modelId, usage.prompt_tokens, usage.completion_tokens);
+    const { server, auth } = this.request;
+    const model = this.agent.modelId;
+    server.chatMetrics.completed(model, this.streamed, outcome);
+    if (usage) {
+      server.chatMetrics.tokens(model, usage.prompt_tokens, usage.completion_tokens);
+      server.usage.record({ projectId: auth.projectId, keyId: auth.keyId, model, inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+      server.spendKeyTokens(this.request, usage.total_tokens);
+    }
     this.stop.release();
   }
 }

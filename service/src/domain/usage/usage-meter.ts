@@ -1,0 +1,99 @@
+/**
+ * Completions usage per project, key, model and minute. Each replica sums in memory (a map update
+ * per request, no write) and adds its sums to `usage_minutes` every few seconds in one statement;
+ * replicas add to the same rows, so the table holds every replica's usage. A failed write keeps
+ * the sums for the next one; a graceful stop writes them. What a killed replica had not written
+ * (at most one interval) is lost — the price of no write per request.
+ */
+import type { Db } from "../../store/db.js";
+
+const FLUSH_INTERVAL_MS = 5_000;
+const MINUTE_MS = 60_000;
+
+interface Sums {
+  projectId: string;
+  keyId: string;
+  model: string;
+  minuteMs: number;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface UsageRecord {
+  projectId: string;
+  keyId: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export class UsageMeter {
+  private pending = new Map<string, Sums>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch(() => {}); // the store may already be gone: nothing else to do
+  }
+
+  /** One completed request. */
+  record(usage: UsageRecord, atMs = Date.now()): void {
+    this.add({ ...usage, minuteMs: atMs - (atMs % MINUTE_MS), requests: 1 });
+  }
+
+  private add(sums: Sums): void {
+    const id = `${sums.minuteMs}\n${sums.projectId}\n${sums.keyId}\n${sums.model}`;
+    const known = this.pending.get(id);
+    if (!known) return void this.pending.set(id, sums);
+    known.requests += sums.requests;
+    known.inputTokens += sums.inputTokens;
+    known.outputTokens += sums.outputTokens;
+  }
+
+  /** Adds the sums collected so far to the store; on failure they are kept for the next flush. */
+  flush(): Promise<void> {
+    // One write at a time: a second caller waits for the running one, then writes what is left.
+    this.flushing = (this.flushing ?? Promise.resolve()).catch(() => {}).then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.db.query(
+        `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[])
+         ON CONFLICT (project_id, minute, api_key_id, model) DO UPDATE SET
+           requests = usage_minutes.requests + EXCLUDED.requests,
+           input_tokens = usage_minutes.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = usage_minutes.output_tokens + EXCLUDED.output_tokens`,
+        [
+          batch.map((s) => s.projectId),
+          batch.map((s) => s.keyId),
+          batch.map((s) => s.model),
+          batch.map((s) => new Date(s.minuteMs).toISOString()),
+          batch.map((s) => s.requests),
+          batch.map((s) => s.inputTokens),
+          batch.map((s) => s.outputTokens),
+        ],
+      );
+    } catch (err) {
+      for (const sums of batch) this.add(sums);
+      throw err;
+    }
+  }
+}
