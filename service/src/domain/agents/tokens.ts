@@ -3,8 +3,8 @@
  * encoding (GPT-4o and later), so offline usage is counted as a current OpenAI model would count it.
  *
  * Loaded on first use, not at import: the encoding costs ~0.3 s and ~50 MB, which a deployment
- * whose agents all call an upstream (it reports usage itself) never pays. `preloadTokenizer` at
- * start when offline agents are configured, so no request waits for it.
+ * whose agents all call an upstream (it reports usage itself) never pays. The agents plugin awaits
+ * it before the server listens when offline agents are configured, so no request waits for it.
  */
 import { messageText } from "./text.js";
 import type { ChatMessage } from "./types.js";
@@ -32,5 +32,3 @@ export function tokenCounter(): Promise<TokenCounter> {
   }));
   return loading;
 }
-
-export const preloadTokenizer = (): void => void tokenCounter();
