@@ -27,7 +27,7 @@ describe("keys CLI", () => {
     for (const c of cleanups) await c();
   });
 
-  it("creates (--json: one object, nothing else), lists and deletes on the embedded store", async () => {
+  it("creates (--json: one object, nothing else), lists and deletes on the embedded store", { timeout: 90_000 }, async () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
     const created = await keys(env, "create", "--name", "bootstrap", "--json");
     const key = JSON.parse(created.stdout);
