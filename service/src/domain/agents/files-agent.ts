@@ -47,7 +47,7 @@ export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOpt
         sent += piece;
         yield { type: "content", text: piece };
       }
-      yield { type: "usage", promptTokens: tokens.prompt(request.messages), completionTokens: tokens.text(sent) };
+      yield { type: "usage", promptTokens: await tokens.prompt(request.messages), completionTokens: tokens.text(sent) };
       yield { type: "finish", reason: truncated ? "length" : "stop" };
     },
   };

@@ -35,7 +35,7 @@ export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
           yield { type: "content", text: token(i) };
         }
       }
-      yield { type: "usage", promptTokens: tokens.prompt(request.messages), completionTokens: count };
+      yield { type: "usage", promptTokens: await tokens.prompt(request.messages), completionTokens: count };
       yield { type: "finish", reason: count < spec.tokens ? "length" : "stop" };
     },
   };

@@ -49,7 +49,7 @@ export async function usageEvent(usage: UpstreamChunk["usage"], request: ChatReq
   const tokens = await tokenCounter();
   return {
     type: "usage",
-    promptTokens: usage?.prompt_tokens ?? tokens.prompt(request.messages),
-    completionTokens: usage?.completion_tokens ?? (typeof completion === "number" ? Math.ceil(completion / 4) : tokens.text(completion)),
+    promptTokens: usage?.prompt_tokens ?? (await tokens.prompt(request.messages)),
+    completionTokens: usage?.completion_tokens ?? (typeof completion === "number" ? Math.ceil(completion / 4) : await tokens.large(completion)),
   };
 }
