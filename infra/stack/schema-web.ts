@@ -159,8 +159,8 @@ export const smtp = component(
     auth: z
       .strictObject({
         enabled: bool().default(false),
-        /** The first user's password is generated unless set. */
-        users: z.array(z.strictObject({ username: text(), password: text().optional() })).default([{ username: "mailer" }]),
+        /** Rendered only when set (the package names its user; smtp.auth needs one); the first one's password is generated unless set. */
+        users: z.array(z.strictObject({ username: text(), password: text().optional() })).default([]),
       })
       .prefault({}),
     service: z
