@@ -31,6 +31,8 @@ export interface Plan {
   secretValues: Set<string>;
   /** Options by `type::name`, recorded as the program declares each resource. */
   options: Map<string, PlanOptions>;
+  /** By `type::name`: the resources each input is built from, as the engine's property dependencies. */
+  propertyDependencies: Map<string, Record<string, string[]>>;
 }
 
 /** True for a serialized secret (how secret inputs reach a provider). */
@@ -46,16 +48,19 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
     file.secretKeys,
   );
   const options = new Map<string, PlanOptions>();
+  const propertyDependencies = new Map<string, Record<string, string[]>>();
+  const pendingDependencies: Promise<void>[] = [];
   let program: Record<string, unknown> = {};
   let failure: unknown;
   // As the Pulumi CLI runs a program: inside the root stack resource, which lets a stack
   // transformation see every resource's options as declared (mocks never get them).
   await pulumi.runtime.runInPulumiStack(async () => {
-    pulumi.runtime.registerStackTransformation(({ type, name, opts }) => {
+    pulumi.runtime.registerStackTransformation(({ type, name, props, opts }) => {
+      pendingDependencies.push(inputDependencies(props).then((d) => void propertyDependencies.set(`${type}::${name}`, d)));
       const deps = opts.dependsOn && !pulumi.Output.isInstance(opts.dependsOn) ? (Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn]) : [];
       options.set(`${type}::${name}`, {
         protect: opts.protect === true,
-        dependsOn: deps.map((d) => String((d as unknown as { __name?: string }).__name ?? "?")),
+        dependsOn: deps.map(resourceName),
         ignoreChanges: opts.ignoreChanges ?? [],
       });
       return undefined;
@@ -88,8 +93,25 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
     }
   }
   await settle(recorder.resources);
+  await Promise.all(pendingDependencies);
   for (const p of file.securePaths) recorder.secretValues.add(`secret-standin:${p}`);
-  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues, options };
+  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues, options, propertyDependencies };
+}
+
+const resourceName = (r: unknown) => String((r as { __name?: string }).__name ?? "?");
+
+/** The resources behind each Output input (what the SDK sends the engine as property dependencies). */
+async function inputDependencies(props: pulumi.Inputs): Promise<Record<string, string[]>> {
+  const entries = await Promise.all(
+    Object.entries(props ?? {})
+      .filter(([, v]) => pulumi.Output.isInstance(v))
+      .map(async ([k, v]) => {
+        // allResources is the SDK's own (untyped) record of them; a failed Output has none.
+        const all = (v as unknown as { allResources(): Promise<Set<unknown>> }).allResources().catch(() => new Set<unknown>());
+        return [k, [...(await all)].map(resourceName)] as const;
+      }),
+  );
+  return Object.fromEntries(entries);
 }
 
 /** Waits until no new resource registers for a few turns of the event loop. */

@@ -55,7 +55,9 @@ export class PlatformRelease extends pulumi.ComponentResource {
     super("agentport:platform:PlatformRelease", name, {}, opts);
     const p = args.chart;
     // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
-    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), { parent: this, dependsOn: opts.dependsOn });
+    // Protected: the chart's PVC-backed components (in-cluster data services, objstore, monitoring,
+    // mail) go with it, so `pulumi up` refuses a replace or delete until unprotected.
+    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), { parent: this, dependsOn: opts.dependsOn, protect: true });
     this.releaseName = release.name.apply((n) => n ?? p.releaseName);
     this.namespace = release.namespace.apply((n) => n ?? p.namespace);
     this.status = release.status.apply((s) => s?.status ?? "unknown");

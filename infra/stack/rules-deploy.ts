@@ -1,4 +1,5 @@
 /** Where things run: storage provider, data service modes, network placement, API limits. */
+import { CLOUDB_STORAGE_REGION } from "../constants.js";
 import { heartbeatProblem, MIN_READ_TIMEOUT_MS } from "../heartbeat.js";
 import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
@@ -16,8 +17,8 @@ export const deployRules: Rule[] = [
     if (provider === "S3") {
       const b = s.storage.secret.cloudb;
       if (s.cloud.provider !== "aws") report("cloud.provider", "must be aws when storage.provider is S3 (the buckets are created there)");
-      if (b.REGION !== "ap-northeast-1") {
-        report("storage.secret.cloudb.REGION", "must be ap-northeast-1: signed URLs are generated for that region and the buckets must be created there");
+      if (b.REGION !== CLOUDB_STORAGE_REGION) {
+        report("storage.secret.cloudb.REGION", `must be ${CLOUDB_STORAGE_REGION}: signed URLs are generated for that region and the buckets must be created there`);
       }
       const buckets = { BUCKET: b.BUCKET, PUBLIC_BUCKET: b.PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET: b.EXPORT_PROJECT_BUCKET, ULTRON_BUCKET: b.ULTRON_BUCKET };
       for (const [key, name] of Object.entries(buckets)) {

@@ -28,7 +28,8 @@ export const monitoring = z
           .prefault({}),
         additionalScrapeConfigs: list().default([]),
         externalLabels: z.record(z.string(), z.string()).default({}),
-        remoteWrite: z.strictObject({ enabled: bool().default(false), configs: list().default([]) }).prefault({}),
+        // configs: the package's values file has them (the reference hides them); rendered only when set.
+        remoteWrite: z.strictObject({ enabled: bool().default(false), configs: list().optional() }).prefault({}),
         retention: duration().default("15d"),
         scrapeInterval: duration().default("15s"),
         evaluationInterval: duration().default("15s"),

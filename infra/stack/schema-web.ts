@@ -1,6 +1,6 @@
 /** Ingress, storage, objstore, company, mailer, smtp and mail (reference: same sections). */
 import { z } from "zod";
-import { DEFAULT_TIMEOUT_MS } from "../constants.js";
+import { CLOUDB_STORAGE_REGION, DEFAULT_TIMEOUT_MS } from "../constants.js";
 import { bareHost, bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
 
 const subIngress = (enabled: boolean, pathPrefix: string) =>
@@ -79,7 +79,7 @@ export const storage = z
             /** Taken from the IAM access key created for the buckets unless set. */
             ACCESS_KEY_ID: text().optional(),
             SECRET_ACCESS_KEY: text().optional(),
-            REGION: text().default("ap-northeast-1"),
+            REGION: text().default(CLOUDB_STORAGE_REGION),
             ...bucketNames,
           })
           .partial({ BUCKET: true, PUBLIC_BUCKET: true, EXPORT_PROJECT_BUCKET: true, ULTRON_BUCKET: true })
@@ -159,8 +159,8 @@ export const smtp = component(
     auth: z
       .strictObject({
         enabled: bool().default(false),
-        /** The first user's password is generated unless set. */
-        users: z.array(z.strictObject({ username: text(), password: text().optional() })).default([{ username: "mailer" }]),
+        /** Rendered only when set (the package names its user; smtp.auth needs one); the first one's password is generated unless set. */
+        users: z.array(z.strictObject({ username: text(), password: text().optional() })).default([]),
       })
       .prefault({}),
     service: z

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BlobContainer, BlobServiceProperties, StorageAccount, listStorageAccountKeysOutput } from "@pulumi/azure-native/storage/index.js";
 import type { StackSpec } from "../config.js";
-import type { StorageOutputs } from "./types.js";
+import { storeResourceName, type StorageOutputs } from "./types.js";
 
 export interface AzureStorageArgs {
   /** storage.secret.clouda: account and container names. */
@@ -63,7 +63,7 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
     );
     for (const key of CONTAINERS) {
       new BlobContainer(
-        `${name}-${key.toLowerCase().replace(/_/g, "-")}`,
+        storeResourceName(name, key),
         { accountName: account.name, resourceGroupName, containerName: clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
         parent,
       );

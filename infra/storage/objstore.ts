@@ -39,6 +39,12 @@ export function objstoreComponentValues(c: StackSpec["objstore"], rootPassword: 
   };
 }
 
+/** storage.secret.objstore of the chart: the stack's settings with the given or generated keys. */
+export function objstoreChartSecret(settings: StackSpec["storage"]["secret"]["objstore"], accessKey: string, secretKey: string): Record<string, string> {
+  const { REGION, BUCKET, PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET, ULTRON_BUCKET, FORCE_PATH_STYLE } = settings;
+  return { ACCESS_KEY_ID: accessKey, SECRET_ACCESS_KEY: secretKey, REGION, BUCKET, PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET, ULTRON_BUCKET, FORCE_PATH_STYLE };
+}
+
 export class ObjstoreStorage extends pulumi.ComponentResource implements StorageOutputs {
   readonly provider = "Minio" as const;
   readonly chartSecret: pulumi.Output<Record<string, string>>;
@@ -48,18 +54,7 @@ export class ObjstoreStorage extends pulumi.ComponentResource implements Storage
   constructor(name: string, args: ObjstoreStorageArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:storage:ObjstoreStorage", name, {}, opts);
     const { settings, component: c } = args;
-    this.chartSecret = pulumi.secret(
-      pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]): Record<string, string> => ({
-        ACCESS_KEY_ID: id,
-        SECRET_ACCESS_KEY: secret,
-        REGION: settings.REGION,
-        BUCKET: settings.BUCKET,
-        PUBLIC_BUCKET: settings.PUBLIC_BUCKET,
-        EXPORT_PROJECT_BUCKET: settings.EXPORT_PROJECT_BUCKET,
-        ULTRON_BUCKET: settings.ULTRON_BUCKET,
-        FORCE_PATH_STYLE: settings.FORCE_PATH_STYLE,
-      })),
-    );
+    this.chartSecret = pulumi.secret(pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]) => objstoreChartSecret(settings, id, secret)));
     this.componentValues = objstoreComponentValues(c, args.rootPassword);
     this.serviceEnv = pulumi.secret(
       pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]): Record<string, string> => ({

@@ -16,7 +16,7 @@ import {
   BucketVersioning,
 } from "@pulumi/aws/s3/index.js";
 import type { StackSpec } from "../config.js";
-import { BUCKET_KEYS, type StorageOutputs } from "./types.js";
+import { BUCKET_KEYS, storeResourceName, type StorageOutputs } from "./types.js";
 
 export interface S3StorageArgs {
   /** storage.secret.cloudb: region, bucket names and optional given keys. */
@@ -43,7 +43,7 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     const parent = { parent: this };
     const buckets = BUCKET_KEYS.map((key) => {
       const isPublic = key === "PUBLIC_BUCKET";
-      const id = `${name}-${key.toLowerCase().replace(/_/g, "-")}`;
+      const id = storeResourceName(name, key);
       // Protected: the platform's files live here; a replace or delete is refused until unprotected.
       const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { ...parent, protect: true });
       new BucketServerSideEncryptionConfiguration(

@@ -25,13 +25,7 @@ export function plaintextSecrets(value: unknown, secrets: Set<string>, path = ""
   return [];
 }
 
-/** Reads a dotted path (`a.b[0].c`) from a values tree. */
-export function at(tree: unknown, path: string): unknown {
-  return path
-    .replace(/\[(\d+)\]/g, ".$1")
-    .split(".")
-    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), tree);
-}
+export { at } from "../../infra/tree.js";
 
 export function expectNoPlaintextSecrets(plan: Plan): void {
   const leaks = plan.resources.flatMap((r) => plaintextSecrets(r.inputs, plan.secretValues, `${r.type}::${r.name}`));

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { evaluate } from "../../infra/policy/policies.js";
+import type { PolicyInput } from "../../infra/policy/resource.js";
+import { mutated, policyInputs } from "./policy-inputs.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -41,5 +44,23 @@ describe("plan: local (everything in-cluster)", () => {
     expect(r.plan.outputs.mcpUrl.value).toBe("https://api.platform.localtest.me/mcp");
     expect(r.plan.outputs.dashboardsUrl.value).toBe("https://dashboards.platform.localtest.me");
     expect(r.plan.outputs.metricsUrl.value).toBe("https://metrics.platform.localtest.me");
+  });
+  it("passes the policy pack", () => {
+    expect(evaluate(policyInputs(r.plan))).toEqual([]);
+  });
+  /** What the pack reports once one resource of the plan is changed. */
+  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) => evaluate(mutated(policyInputs(r.plan), type, name, change));
+  it.each([
+    ["a short objstore access key", "storage.secret.objstore.ACCESS_KEY_ID", "x".repeat(19), /values\.storage\.secret\.objstore\.ACCESS_KEY_ID is 19 characters; the reference suggests at least 20/],
+    ["a short objstore secret key", "storage.secret.objstore.SECRET_ACCESS_KEY", "x".repeat(39), /SECRET_ACCESS_KEY is 39 characters; the reference suggests at least 40/],
+    ["a placeholder in a secure value, in any case", "llm.secretKeys.direct.API_KEY", "<Replace_With_Your_API_Key>", /values\.llm\.secretKeys\.direct\.API_KEY holds a package placeholder/],
+  ])("refuses %s in the chart's values, naming the release", (_what, path, value, message) => {
+    const found = refusals("kubernetes:helm.sh/v3:Release", "platform-chart", (x) => {
+      const keys = path.split(".");
+      const parent = keys.slice(0, -1).reduce((n: any, k) => n[k], x.props.values);
+      parent[keys.at(-1)!] = value;
+    });
+    expect(found.map((v) => v.message)).toEqual([expect.stringMatching(message)]);
+    expect(found[0].message).toMatch(/^platform-chart \(kubernetes:helm\.sh\/v3:Release\)/);
   });
 });

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { evaluate } from "../../infra/policy/policies.js";
+import { policyInputs } from "./policy-inputs.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -37,5 +39,8 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
   it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
     expect(r.valuesSecret).toBe(true);
     expectNoPlaintextSecrets(r.plan);
+  });
+  it("passes the policy pack", () => {
+    expect(evaluate(policyInputs(r.plan))).toEqual([]);
   });
 });

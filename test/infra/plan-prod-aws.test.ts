@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiIrsa, expectApiOwnDbRole, expectEcrBuiltImage, expectRdsTls, expectProtected, optionsOf, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { evaluate } from "../../infra/policy/policies.js";
+import type { PolicyInput } from "../../infra/policy/resource.js";
+import { mutated, policyInputs } from "./policy-inputs.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -85,5 +88,26 @@ describe("plan: prod-aws", () => {
   it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
     expect(r.valuesSecret).toBe(true);
     expectNoPlaintextSecrets(r.plan);
+  });
+  it("passes the policy pack", () => {
+    expect(evaluate(policyInputs(r.plan))).toEqual([]);
+  });
+  /** What the pack reports once one resource of the plan is changed. */
+  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) => evaluate(mutated(policyInputs(r.plan), type, name, change));
+  it.each([
+    ["an unprotected database", "aws:rds/instance:Instance", "data-sqldb", (x: PolicyInput) => (x.protect = false), /must be protected/],
+    ["an unprotected bucket", "aws:s3/bucket:Bucket", "storage-bucket", (x: PolicyInput) => (x.protect = false), /must be protected/],
+    ["a private bucket opened to public policies", "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock", "storage-bucket-public-access", (x: PolicyInput) => (x.props.restrictPublicBuckets = false), /leaves bucket storage-bucket public: restrictPublicBuckets/],
+    ["public ACLs on the public bucket", "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock", "storage-public-bucket-public-access", (x: PolicyInput) => (x.props.ignorePublicAcls = false), /ignorePublicAcls must be true/],
+    ["a bucket in another region", "aws:s3/bucket:Bucket", "storage-ultron-bucket", (x: PolicyInput) => (x.props.region = "us-east-1"), /is in us-east-1; cloud-B buckets must be in ap-northeast-1/],
+    ["PostgreSQL without forced TLS", "aws:rds/parameterGroup:ParameterGroup", "data-sqldb-params", (x: PolicyInput) => (x.props.parameters = [{ name: "rds.force_ssl", value: "0" }]), /rds\.force_ssl is 0/],
+    ["Redis without TLS in transit", "aws:elasticache/replicationGroup:ReplicationGroup", "data-cache", (x: PolicyInput) => (x.props.transitEncryptionEnabled = false), /transitEncryptionEnabled must be true/],
+    ["a placeholder in the chart's values", "kubernetes:helm.sh/v3:Release", "platform-chart", (x: PolicyInput) => ((x.props.values as any).mailer.smtp_settings.password = "<replace_with_your_smtp_password>"), /values\.mailer\.smtp_settings\.password holds a package placeholder/],
+    ["a short JWT secret", "kubernetes:helm.sh/v3:Release", "platform-chart", (x: PolicyInput) => ((x.props.values as any).jwt.secret = "x".repeat(63)), /values\.jwt\.secret is 63 characters; the reference suggests at least 64/],
+  ])("refuses %s, naming the resource", (_what, type, name, change, message) => {
+    const found = refusals(type, name, change);
+    expect(found).toHaveLength(1);
+    expect(found[0].message).toMatch(new RegExp(`^${name}[ -]`));
+    expect(found[0].message).toMatch(message);
   });
 });

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiOwnDbRole, apiDatabaseUrl, expectProtected, named, optionsOf, expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { evaluate } from "../../infra/policy/policies.js";
+import type { PolicyInput } from "../../infra/policy/resource.js";
+import { mutated, policyInputs } from "./policy-inputs.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -96,5 +99,23 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
     expect(r.valuesSecret).toBe(true);
     expectNoPlaintextSecrets(r.plan);
+  });
+  it("passes the policy pack", () => {
+    expect(evaluate(policyInputs(r.plan))).toEqual([]);
+  });
+  /** What the pack reports once one resource of the plan is changed. */
+  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) => evaluate(mutated(policyInputs(r.plan), type, name, change));
+  it.each([
+    ["an unprotected PostgreSQL server", "azure-native:dbforpostgresql:Server", "data-sqldb", (x: PolicyInput) => (x.protect = false), /must be protected/],
+    ["an unprotected storage account", "azure-native:storage:StorageAccount", "storage-account", (x: PolicyInput) => (x.protect = false), /must be protected/],
+    ["a private container made public", "azure-native:storage:BlobContainer", "storage-container", (x: PolicyInput) => (x.props.publicAccess = "Container"), /publicAccess Container makes it public/],
+    ["an account open to anonymous reads without its public container", "azure-native:storage:BlobContainer", "storage-public-container", (x: PolicyInput) => (x.props.publicAccess = "None"), /storage-account .*allowBlobPublicAccess must be false/],
+    ["TLS turned off on the main PostgreSQL", "azure-native:dbforpostgresql:Configuration", "data-vectordb-tls", (x: PolicyInput) => (x.name = "data-sqldb-tls"), /require_secure_transport is off/],
+    ["Redis with its non-TLS port", "azure-native:redis:Redis", "data-cache", (x: PolicyInput) => (x.props.enableNonSslPort = true), /enableNonSslPort must be false/],
+    ["a storage account taking plain HTTP", "azure-native:storage:StorageAccount", "storage-account", (x: PolicyInput) => (x.props.enableHttpsTrafficOnly = false), /enableHttpsTrafficOnly must be true/],
+  ])("refuses %s, naming the resource", (_what, type, name, change, message) => {
+    const found = refusals(type, name, change);
+    expect(found).toHaveLength(1);
+    expect(found[0].message).toMatch(message);
   });
 });

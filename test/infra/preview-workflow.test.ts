@@ -33,6 +33,11 @@ describe("the infrastructure preview workflow", () => {
     for (const name of ["ARM_USE_OIDC", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID"]) expect(env[name], name).toBeTruthy();
   });
 
+  it("runs every preview with the repository's policy pack", () => {
+    const preview = steps.find((s) => s.uses === "pulumi/actions@v6")!;
+    expect(preview.with).toMatchObject({ command: "preview", policyPacks: "infra/policy" });
+  });
+
   it("previews in-network stacks only from the self-hosted runner the variable names, else skips them with a notice", () => {
     const rows = job.strategy.matrix.include as Array<{ stack: string; cloud: string; runner: string }>;
     const inNetwork = rows.filter((r) => ["local", "onprem"].includes(r.stack));

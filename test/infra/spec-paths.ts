@@ -31,6 +31,8 @@ export interface SpecRow {
   rendered?: string;
   /** Where a stack sets it and a refusal names it, when that differs. */
   param?: string;
+  /** Where the override is set, when param is a pattern (one concrete key of it). */
+  setAt?: string;
   default?: unknown;
   override?: unknown;
   invalid?: unknown;
@@ -44,7 +46,19 @@ export interface SpecRow {
   /** How the required check leaves the value out, when deleting `param` is not how. */
   unset?: Edit;
   note?: string;
+  /** Columns that do not apply to the row, each with its reason (NA); the totals count them apart. */
+  na?: { override?: string; default?: string };
 }
+
+/** Why a column does not apply to a row. */
+export const NA = {
+  fixed: "not to be changed: the reference's or the package's own value",
+  follows: "follows another parameter, which a stack sets instead",
+  placeholder: "the reference's default is a placeholder (or empty) that the stack must replace",
+  none: "the reference shows no default",
+} as const;
+const fixedValue = { override: NA.fixed };
+const placeholder = { default: NA.placeholder };
 
 const S = (path: string) => `secret-standin:${path}`;
 
@@ -77,10 +91,10 @@ const rows: SpecRow[] = [];
 const add = (path: string, c: Omit<SpecRow, "path"> = {}) => rows.push({ path, ...c });
 
 // Registry
-add("registryCredentials.server", { override: "registry.corp.example", required: true });
-add("registryCredentials.username", { override: "robot", required: true });
-add("registryCredentials.password", { secret: true, override: S("p"), required: true });
-add("registryCredentials.email", { override: "ops@example.com", invalid: "ops@", required: true });
+add("registryCredentials.server", { na: placeholder, override: "registry.corp.example", required: true });
+add("registryCredentials.username", { na: placeholder, override: "robot", required: true });
+add("registryCredentials.password", { na: placeholder, secret: true, override: S("p"), required: true });
+add("registryCredentials.email", { na: placeholder, override: "ops@example.com", invalid: "ops@", required: true });
 add("image.imagePullSecrets", { default: CHART, override: "corp-pull", invalid: "", note: "a fixed secret name the reference hides" });
 
 // Resource defaults table (reference: Components, common rules)
@@ -133,11 +147,11 @@ for (const leaf of ["app_name", "client_id", "client_secret"]) {
 add("credentials.git_webhook_secret", { secret: true, default: CHART, override: S("hook") });
 add("credentials.translator.translator_service", { default: "cloudb_translate", invalid: "deepl", override: "clouda", on: (r) => (r.credentials.translator.clouda = { TRANSLATOR_TEXT_KEY: S("k"), TRANSLATOR_TEXT_ENDPOINT: "https://tr.example.com", TRANSLATOR_TEXT_LOCATION: "japaneast" }) });
 const trClouda: Edit = (r) => (r.credentials.translator = { translator_service: "clouda", clouda: { TRANSLATOR_TEXT_KEY: S("k"), TRANSLATOR_TEXT_ENDPOINT: "https://tr.example.com", TRANSLATOR_TEXT_LOCATION: "japaneast" } });
-add("credentials.translator.clouda.TRANSLATOR_TEXT_KEY", { secret: true, override: S("k2"), required: true, on: trClouda });
-add("credentials.translator.clouda.TRANSLATOR_TEXT_ENDPOINT", { override: "https://tr2.example.com", required: true, on: trClouda });
-add("credentials.translator.clouda.TRANSLATOR_TEXT_LOCATION", { override: "westeurope", required: true, on: trClouda });
-add("credentials.translator.cloudb.ACCESS_KEY_ID", { secret: true, override: S("id2"), required: true });
-add("credentials.translator.cloudb.SECRET_ACCESS_KEY", { secret: true, override: S("s2"), required: true });
+add("credentials.translator.clouda.TRANSLATOR_TEXT_KEY", { na: placeholder, secret: true, override: S("k2"), required: true, on: trClouda });
+add("credentials.translator.clouda.TRANSLATOR_TEXT_ENDPOINT", { na: placeholder, override: "https://tr2.example.com", required: true, on: trClouda });
+add("credentials.translator.clouda.TRANSLATOR_TEXT_LOCATION", { na: placeholder, override: "westeurope", required: true, on: trClouda });
+add("credentials.translator.cloudb.ACCESS_KEY_ID", { na: placeholder, secret: true, override: S("id2"), required: true });
+add("credentials.translator.cloudb.SECRET_ACCESS_KEY", { na: placeholder, secret: true, override: S("s2"), required: true });
 const trackerOn: Edit = (r) => {
   r.credentials.errortracker = { post_server_item_access_token: S("server"), post_client_item_access_token: S("client") };
   r.credentials.boost = { SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN: S("tracker") };
@@ -148,8 +162,8 @@ add("credentials.graphql.GRAPHQL_ADMIN_SECRET", { secret: true, default: GENERAT
 add("credentials.boost.SERVICE_BOOST_API_KEY_MAIN", { secret: true, default: GENERATED("S-boost-main"), override: S("main"), invalid: "" });
 add("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", { secret: true, default: GENERATED("S-graphql-admin"), override: S("auto"), invalid: "", note: "one value with the graphql admin secret: either side may be set" });
 add("credentials.boost.SERVICE_BOOST_LLMPROXY_KEY", { secret: true, default: GENERATED("S-boost-llmproxy"), override: S("proxy"), invalid: "" });
-add("credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN", { secret: true, override: S("tracker"), required: true, on: trackerOn, note: "Required once error tracking is on (off by default)" });
-add("credentials.localllm.HUB_TOKEN", { secret: true, override: S("hub"), note: "Required but unused by the package" });
+add("credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN", { na: placeholder, secret: true, override: S("tracker"), required: true, on: trackerOn, note: "Required once error tracking is on (off by default)" });
+add("credentials.localllm.HUB_TOKEN", { na: placeholder, secret: true, override: S("hub"), note: "Required but unused by the package" });
 add("credentials.html_conversion.BEARER_TOKEN", { secret: true, default: GENERATED("S-html"), override: S("html"), invalid: "" });
 
 // Audit logs
@@ -165,36 +179,36 @@ add("auditLogs.outputs.cloudb_s3.env.*", { rendered: "auditLogs.outputs.cloudb_s
 
 // LLM providers
 add("llm.AI_MODE", { default: "direct", override: "clouda", invalid: "openai", feature: clouda });
-add("llm.secretKeys.direct.API_KEYS", { secret: true, override: S("keys"), invalid: "not a list", note: "Conditional; rendered [] when unset so no placeholder entry survives" });
-for (const k of ["API_KEY", "VISION_KEY", "EMBEDDING_KEY"]) add(`llm.secretKeys.direct.${k}`, { secret: true, override: S(k), required: true });
-add("llm.secretKeys.direct.MAIN_MODEL_NAME", { override: "gpt-4.1", required: true });
-add("llm.secretKeys.clouda.KEY", { secret: true, override: S("k"), required: true, base: "prod-azure" });
-add("llm.secretKeys.clouda.INSTANCE_NAME", { override: "tenant-2", required: true, base: "prod-azure" });
-add("llm.secretKeys.clouda.KEYS", { secret: true, override: S("keys"), invalid: "[1,2]" });
-add("llm.secretKeys.clouda.INSTANCE_NAMES", { override: '["a","b"]', invalid: "a,b" });
+add("llm.secretKeys.direct.API_KEYS", { na: placeholder, secret: true, override: S("keys"), invalid: "not a list", note: "Conditional; rendered [] when unset so no placeholder entry survives" });
+for (const k of ["API_KEY", "VISION_KEY", "EMBEDDING_KEY"]) add(`llm.secretKeys.direct.${k}`, { na: placeholder, secret: true, override: S(k), required: true });
+add("llm.secretKeys.direct.MAIN_MODEL_NAME", { na: placeholder, override: "gpt-4.1", required: true });
+add("llm.secretKeys.clouda.KEY", { na: placeholder, secret: true, override: S("k"), required: true, base: "prod-azure" });
+add("llm.secretKeys.clouda.INSTANCE_NAME", { na: placeholder, override: "tenant-2", required: true, base: "prod-azure" });
+add("llm.secretKeys.clouda.KEYS", { na: placeholder, secret: true, override: S("keys"), invalid: "[1,2]" });
+add("llm.secretKeys.clouda.INSTANCE_NAMES", { na: placeholder, override: '["a","b"]', invalid: "a,b" });
 add("llm.secretKeys.clouda.VERSION", { default: "2024-10-21", override: "2025-01-01", invalid: "" });
-add("llm.secretKeys.clouda.GLOBAL_KEYS", { secret: true, override: S("gkeys"), invalid: "{}" });
-add("llm.secretKeys.clouda.GLOBAL_INSTANCE_NAMES", { override: '["g"]', invalid: "g" });
+add("llm.secretKeys.clouda.GLOBAL_KEYS", { na: placeholder, secret: true, override: S("gkeys"), invalid: "{}" });
+add("llm.secretKeys.clouda.GLOBAL_INSTANCE_NAMES", { na: placeholder, override: '["g"]', invalid: "g" });
 add("llm.secretKeys.clouda.GLOBAL_VERSION", { default: "2024-12-01-preview", override: "2025-01-01-preview", invalid: "" });
 add("llm.secretKeys.managed.CONVERSE_REGION", { default: "ap-northeast-1", override: "us-west-2", invalid: "" });
 add("llm.secretKeys.managed.CONVERSE_GLOBAL_REGION", { default: "us-east-1", override: "eu-west-1", invalid: "" });
 const managedOn: Edit = (r) => (r.llm.secretKeys.managed = { CONVERSE_ACCESS_KEY_ID: S("m1"), CONVERSE_SECRET_ACCESS_KEY: S("m2"), CONVERSE_GLOBAL_ACCESS_KEY_ID: S("m3"), CONVERSE_GLOBAL_SECRET_ACCESS_KEY: S("m4") });
 for (const k of ["CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY", "CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"]) {
-  add(`llm.secretKeys.managed.${k}`, { secret: true, override: S(k), required: true, on: managedOn, note: "Required once the managed provider is used" });
+  add(`llm.secretKeys.managed.${k}`, { na: placeholder, secret: true, override: S(k), required: true, on: managedOn, note: "Required once the managed provider is used" });
 }
-add("llm.secretKeys.providerb.API_KEY", { secret: true, override: S("b") });
-add("llm.secretKeys.providerc.GENERATIVE_API_KEY", { secret: true, override: S("c") });
+add("llm.secretKeys.providerb.API_KEY", { na: placeholder, secret: true, override: S("b") });
+add("llm.secretKeys.providerc.GENERATIVE_API_KEY", { na: placeholder, secret: true, override: S("c") });
 
 // Ingress
 add("ingress.enabled", { default: true, override: false, invalid: "yes" });
-add("ingress.domainName", { override: "agents.example.org", required: true });
-add("ingress.chatDomainName", { override: "chat.example.org", required: true });
+add("ingress.domainName", { na: placeholder, override: "agents.example.org", required: true });
+add("ingress.chatDomainName", { na: placeholder, override: "chat.example.org", required: true });
 add("ingress.className", { default: "gateway", override: "nginx", invalid: "" });
 add("ingress.tls", { default: [], override: [{ secretName: "tls", hosts: ["platform.example.com"] }], invalid: "yes", feature: (r) => (r.api.tls = [{ secretName: "api-tls" }]) });
 add("ingress.objstore.enabled", { default: false, invalid: "yes", override: true, on: (r) => (minio(r), (r.ingress.objstore = { domainName: "s3.example.com" })) });
 add("ingress.objstore.console.enabled", { default: false, invalid: "yes", override: true, on: (r) => (minio(r), (r.ingress.objstore = { console: { domainName: "console.example.com" } })) });
-add("ingress.objstore.domainName", { override: "s3.example.org", required: true, on: (r) => (minio(r), (r.ingress.objstore = { enabled: true, domainName: "s3.example.com" })) });
-add("ingress.objstore.console.domainName", { override: "console.example.org", required: true, on: (r) => (minio(r), (r.ingress.objstore = { console: { enabled: true, domainName: "console.example.com" } })) });
+add("ingress.objstore.domainName", { na: placeholder, override: "s3.example.org", required: true, on: (r) => (minio(r), (r.ingress.objstore = { enabled: true, domainName: "s3.example.com" })) });
+add("ingress.objstore.console.domainName", { na: placeholder, override: "console.example.org", required: true, on: (r) => (minio(r), (r.ingress.objstore = { console: { enabled: true, domainName: "console.example.com" } })) });
 add("ingress.objstore.annotations", { default: {}, override: { a: "b" }, invalid: "x" });
 add("ingress.objstore.console.annotations", { default: {}, override: { a: "b" }, invalid: "x" });
 add("ingress.objstore.tls", { default: [], override: [{ secretName: "s3" }], invalid: "x" });
@@ -209,34 +223,34 @@ add("ingress.annotations.strip-path", { default: "true", override: "false", inva
 
 // Storage providers (rendered by the storage components: the plan tests assert storage.secret)
 const note = "rendered by the storage component (stored plans)";
-add("storage.secret.objstore.ACCESS_KEY_ID", { secret: true, override: S("ak"), invalid: "", on: minio, note });
-add("storage.secret.objstore.SECRET_ACCESS_KEY", { secret: true, override: S("sk"), invalid: "", on: minio, note });
-add("storage.secret.objstore.REGION", { fixed: "eu-west-1", on: minio, note });
-for (const k of ["BUCKET", "PUBLIC_BUCKET", "EXPORT_PROJECT_BUCKET", "ULTRON_BUCKET"]) add(`storage.secret.objstore.${k}`, { override: `my-${k.toLowerCase().replaceAll("_", "-")}`, invalid: "", on: minio, note });
-add("storage.secret.objstore.FORCE_PATH_STYLE", { fixed: "false", on: minio, note });
-add("storage.secret.cloudb.ACCESS_KEY_ID", { secret: true, override: S("ak"), invalid: "", note: `${note}; taken from the IAM key created for the buckets unless set` });
-add("storage.secret.cloudb.SECRET_ACCESS_KEY", { secret: true, override: S("sk"), invalid: "", note });
-add("storage.secret.cloudb.REGION", { fixed: "us-east-1", note });
-for (const k of ["BUCKET", "PUBLIC_BUCKET", "EXPORT_PROJECT_BUCKET", "ULTRON_BUCKET"]) add(`storage.secret.cloudb.${k}`, { override: `other-${k.toLowerCase().replaceAll("_", "-")}`, invalid: "Bad_Bucket", required: true, note });
-add("storage.secret.clouda.STORAGE_ACCOUNT_NAME", { override: "otheraccount", invalid: "Not-Valid", required: true, base: "prod-azure", note });
-add("storage.secret.clouda.STORAGE_ACCESS_KEY", { secret: true, override: S("key"), base: "prod-azure", note: `${note}; read from the created account unless set` });
-for (const k of ["CONTAINER", "ULTRON_CONTAINER", "EXPORT_PROJECT_CONTAINER", "PUBLIC_CONTAINER"]) add(`storage.secret.clouda.${k}`, { override: `other-${k.toLowerCase()}`, required: true, base: "prod-azure", note });
+add("storage.secret.objstore.ACCESS_KEY_ID", { secret: true, default: GENERATED("S-objstore-access"), override: S("ak"), invalid: "", on: minio, note });
+add("storage.secret.objstore.SECRET_ACCESS_KEY", { secret: true, default: GENERATED("S-objstore-secret"), override: S("sk"), invalid: "", on: minio, note });
+add("storage.secret.objstore.REGION", { na: fixedValue, default: "us-east-1", fixed: "eu-west-1", on: minio, note });
+for (const k of ["BUCKET", "PUBLIC_BUCKET", "EXPORT_PROJECT_BUCKET", "ULTRON_BUCKET"]) add(`storage.secret.objstore.${k}`, { na: { default: NA.none }, override: `my-${k.toLowerCase().replaceAll("_", "-")}`, invalid: "", on: minio, note });
+add("storage.secret.objstore.FORCE_PATH_STYLE", { na: fixedValue, default: "true", fixed: "false", on: minio, note });
+add("storage.secret.cloudb.ACCESS_KEY_ID", { na: { default: NA.none }, secret: true, override: S("ak"), invalid: "", note: `${note}; taken from the IAM key created for the buckets unless set` });
+add("storage.secret.cloudb.SECRET_ACCESS_KEY", { na: { default: NA.none }, secret: true, override: S("sk"), invalid: "", note });
+add("storage.secret.cloudb.REGION", { na: { ...fixedValue, default: NA.none }, fixed: "us-east-1", note });
+for (const k of ["BUCKET", "PUBLIC_BUCKET", "EXPORT_PROJECT_BUCKET", "ULTRON_BUCKET"]) add(`storage.secret.cloudb.${k}`, { na: { default: NA.none }, override: `other-${k.toLowerCase().replaceAll("_", "-")}`, invalid: "Bad_Bucket", required: true, note });
+add("storage.secret.clouda.STORAGE_ACCOUNT_NAME", { na: { default: NA.none }, override: "otheraccount", invalid: "Not-Valid", required: true, base: "prod-azure", note });
+add("storage.secret.clouda.STORAGE_ACCESS_KEY", { na: { default: NA.none }, secret: true, override: S("key"), base: "prod-azure", note: `${note}; read from the created account unless set` });
+for (const k of ["CONTAINER", "ULTRON_CONTAINER", "EXPORT_PROJECT_CONTAINER", "PUBLIC_CONTAINER"]) add(`storage.secret.clouda.${k}`, { na: { default: NA.none }, override: `other-${k.toLowerCase()}`, required: true, base: "prod-azure", note });
 
 // Company and mail
-for (const k of ["domain", "name", "brand_name"]) add(`company.${k}`, { override: `new-${k}`, required: true });
+for (const k of ["domain", "name", "brand_name"]) add(`company.${k}`, { na: placeholder, override: `new-${k}`, required: true });
 add("company.language", { default: "ja", override: "en", invalid: "fr" });
-add("company.pages.terms_of_service_url", { override: "https://example.org/terms", invalid: "example.org/terms", required: true });
-add("company.pages.privacy_policy_url", { override: "https://example.org/privacy", invalid: "https://<your-domain>/privacy", required: true });
-add("mailer.smtp_settings.address", { override: "mail.example.org", required: true });
-add("mailer.smtp_settings.user_name", { override: "relay", required: true });
-add("mailer.smtp_settings.password", { secret: true, override: S("pw"), required: true });
-add("mailer.default_from_email", { override: "hello@example.org", invalid: "hello", required: true });
+add("company.pages.terms_of_service_url", { na: placeholder, override: "https://example.org/terms", invalid: "example.org/terms", required: true });
+add("company.pages.privacy_policy_url", { na: placeholder, override: "https://example.org/privacy", invalid: "https://<your-domain>/privacy", required: true });
+add("mailer.smtp_settings.address", { na: placeholder, override: "mail.example.org", required: true });
+add("mailer.smtp_settings.user_name", { na: placeholder, override: "relay", required: true });
+add("mailer.smtp_settings.password", { na: placeholder, secret: true, override: S("pw"), required: true });
+add("mailer.default_from_email", { na: placeholder, override: "hello@example.org", invalid: "hello", required: true });
 const smtpOn: Edit = (r) => (r.smtp = { enabled: true, config: { hostname: "smtp.example.com" }, auth: { users: [{ username: "mailer" }] } });
 add("smtp.enabled", { default: false, override: true, invalid: "yes", on: (r) => (r.smtp = { config: { hostname: "smtp.example.com" } }) });
-add("smtp.config.hostname", { override: "mx.example.org", required: true, on: smtpOn });
+add("smtp.config.hostname", { na: placeholder, override: "mx.example.org", required: true, on: smtpOn });
 add("smtp.config.allowedNetworks", { default: "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16", override: "10.1.0.0/16", invalid: "everyone" });
 add("smtp.auth.enabled", { default: false, override: true, invalid: "yes" });
-add("smtp.auth.users[0].username", { override: "relay", invalid: "", note: "a fixed user name the reference hides; ours is 'mailer'" });
+add("smtp.auth.users[0].username", { default: CHART, override: "relay", invalid: "", required: true, feature: (r) => (r.smtp = { auth: { enabled: true, users: [{ username: "relay" }] } }), note: "a fixed user name the reference hides: the package's unless a stack names it, which smtp.auth needs" });
 add("smtp.auth.users[0].password", { secret: true, default: GENERATED("S-smtp"), override: S("smtp"), on: smtpOn });
 add("smtp.service.type", { default: "ClusterIP", override: "NodePort", invalid: "Ingress" });
 add("smtp.service.port", { default: 25, override: 2525, invalid: 70000 });
@@ -261,11 +275,11 @@ add("mail.mountSecret.data", { default: {}, override: { "mail.private": S("dkim"
 // Component environment values
 add("frontend.env.REACT_APP_PROJECT_ENV", { default: "production", override: "staging", invalid: "" });
 add("frontend.env.<error-tracker label>", { rendered: "frontend.env.REACT_APP_ERRORTRACKER_ENV", param: "frontend.env.REACT_APP_ERRORTRACKER_ENV", default: "production", override: "pilot", invalid: "", note: "the reference hides the key's name" });
-add("frontend.env.REACT_APP_CLIENT_ID", { override: "web-2", required: true, note: "supplied by the vendor: the package's PLACEHOLDER_VALUE is refused" });
-add("frontend.env.REACT_APP_CLIENT_SECRET", { secret: true, override: S("cs"), required: true });
-add("frontend.env.REACT_APP_CAPTCHA_SITE_KEY", { secret: true, override: S("cap"), required: true });
-add("frontend.env.<icon-font registry token>", { rendered: "frontend.env.ICON_FONT_REGISTRY_TOKEN", param: "frontend.env.ICON_FONT_REGISTRY_TOKEN", secret: true, override: S("icons"), required: true, note: "the reference hides the key's name" });
-add("frontend.env.REACT_APP_BROADCASTER_WS_URL", { override: "wss://ws.example.org/b", invalid: "https://ws.example.org/b", note: "derived as wss://<ingress.domainName>/broadcast instead of the package placeholder" });
+add("frontend.env.REACT_APP_CLIENT_ID", { na: placeholder, override: "web-2", required: true, note: "supplied by the vendor: the package's PLACEHOLDER_VALUE is refused" });
+add("frontend.env.REACT_APP_CLIENT_SECRET", { na: placeholder, secret: true, override: S("cs"), required: true });
+add("frontend.env.REACT_APP_CAPTCHA_SITE_KEY", { na: placeholder, secret: true, override: S("cap"), required: true });
+add("frontend.env.<icon-font registry token>", { na: placeholder, rendered: "frontend.env.ICON_FONT_REGISTRY_TOKEN", param: "frontend.env.ICON_FONT_REGISTRY_TOKEN", secret: true, override: S("icons"), required: true, note: "the reference hides the key's name" });
+add("frontend.env.REACT_APP_BROADCASTER_WS_URL", { na: placeholder, override: "wss://ws.example.org/b", invalid: "https://ws.example.org/b", note: "derived as wss://<ingress.domainName>/broadcast instead of the package placeholder" });
 add("frontend.env.REACT_APP_PLAYWRIGHT_TRACING_VIEWER_URL", { default: CHART, override: "https://trace.example.org", invalid: "trace" });
 add("frontend.env.REACT_APP_SECURED_SIGN_UP", { default: "false", override: "false", invalid: "yes", fixed: true, note: "follows automation.env.SECURED_SIGN_UP (one switch)" });
 add("swef.env.CODEGEN_TOKEN", { secret: true, default: "token", override: S("codegen"), invalid: "", note: "the package's own default value" });
@@ -284,7 +298,7 @@ add("ultron.env.ENV", { default: "production", override: "staging", invalid: "pr
 add("ultron.env.APP_PUBLIC_PORT", { default: 3001, override: 3101, invalid: 0 });
 add("ultron.env.APP_PORT", { default: 3000, override: 3100, invalid: 0 });
 add("ultron.env.STORAGE_DISK", { default: "s3", override: "s3", fixed: "minio", invalid: "gcs", note: "follows storage.provider" });
-add("ultron.env.VECTOR_SERVICE", { default: "pgvector", fixed: "qdrant" });
+add("ultron.env.VECTOR_SERVICE", { na: fixedValue, default: "pgvector", fixed: "qdrant" });
 for (const k of ["ENABLE_UI_SEPARATOR_TOOL", "ENABLE_DEVELOPER_AGENT_FOR_LARGE_FILE", "ENABLE_LEGACY_AGENT", "OTEL_ENABLED"]) add(`ultron.env.${k}`, { default: "true", override: "false", invalid: "yes" });
 add("ultron.env.DELEGATE_MODE", { default: "", override: "remote", invalid: 3 });
 add("ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", { secret: true, default: GENERATED("S-llm-internal"), override: S("internal"), invalid: "", note: "one value with automation.env's: either side may be set" });
@@ -305,7 +319,7 @@ add("boost.env.OTEL_ENABLED", { default: "true", override: "false", invalid: "ye
 
 // Data services
 for (const svc of ["sqldb", "cache", "docdb", "mq", "graphql", "gateway"]) {
-  add(`${svc}.enabled`, { default: true, invalid: "yes", fixed: ["sqldb", "cache", "docdb", "mq"].includes(svc) ? false : undefined, override: ["graphql", "gateway"].includes(svc) ? false : undefined, note: "a data service in the cluster cannot be switched off: data.<service> says where it runs" });
+  add(`${svc}.enabled`, { na: ["sqldb", "cache", "docdb", "mq"].includes(svc) ? { override: NA.follows } : undefined, default: true, invalid: "yes", fixed: ["sqldb", "cache", "docdb", "mq"].includes(svc) ? false : undefined, override: ["graphql", "gateway"].includes(svc) ? false : undefined, note: "a data service in the cluster cannot be switched off: data.<service> says where it runs" });
 }
 add("sqldb.global.sqldb.auth.postgresPassword", { secret: true, default: GENERATED("S-sqldb-super"), override: S("super"), invalid: "" });
 add("sqldb.global.sqldb.auth.username", { default: "platform", override: "app", invalid: "", note: "the package placeholder replaced by a fixed name" });
@@ -341,7 +355,7 @@ add("gateway.env.real_ip_header", { default: "x-real-ip", override: "x-forwarded
 add("gateway.env.trusted_ips", { default: "0.0.0.0/0,::/0", override: "10.0.0.0/8", invalid: "" });
 add("gateway.ingressController.ingressClass", { default: "gateway", override: "kong", invalid: "" });
 add("gateway.postgresql.enabled", { default: false, override: true, invalid: "yes" });
-add("gateway.effectiveSemver", { override: "3.8", invalid: "", note: "Required with an empty package default: set to the gateway image's version" });
+add("gateway.effectiveSemver", { na: placeholder, override: "3.8", invalid: "", note: "Required with an empty package default: set to the gateway image's version" });
 add("gateway.pullPolicy", { default: "IfNotPresent", override: "Always", invalid: "Sometimes" });
 add("gateway.proxy.loadBalancerSourceRanges", { default: [], override: ["203.0.113.0/24"], invalid: ["everyone"] });
 add("vectordb.postgresql.username", { default: "vector", override: "vec", invalid: "" });
@@ -354,27 +368,27 @@ add("vectordb.persistence.storageClassName", { default: "", override: "fast", in
 add("vectordb.image.pullPolicy", { default: "IfNotPresent", override: "Always", invalid: "Sometimes" });
 
 // External services (onprem runs every data service outside the cluster)
-const ext = { base: "onprem" } as const;
-add("externalSqldb.enabled", { default: false, fixed: true, note: "follows data.sqldb" });
+const ext = { base: "onprem", na: placeholder } as const;
+add("externalSqldb.enabled", { na: { override: NA.follows }, default: false, fixed: true, note: "follows data.sqldb" });
 for (const k of ["username", "host", "dbName"]) add(`externalSqldb.${k}`, { ...ext, override: k === "host" ? "pg2.corp.example" : "other", required: true, invalid: k === "host" ? "postgres://pg:5432" : undefined });
 add("externalSqldb.password", { ...ext, secret: true, override: S("pw"), required: true });
 add("externalSqldb.port", { default: "5432", override: "6432", invalid: "0" });
 add("externalSqldb.maxOpenConns", { default: "20", override: "40", invalid: "-1" });
 add("externalSqldb.maxIdleConns", { default: "5", override: "10", invalid: "-1" });
-add("externalCache.enabled", { default: false, fixed: true, note: "follows data.cache" });
+add("externalCache.enabled", { na: { override: NA.follows }, default: false, fixed: true, note: "follows data.cache" });
 add("externalCache.host", { ...ext, override: "redis2.corp.example", invalid: "redis://r:6379", required: true });
 add("externalCache.username", { ...ext, override: "app", required: true });
 add("externalCache.password", { ...ext, secret: true, override: S("pw"), required: true });
 add("externalCache.port", { default: 6379, override: 6380, invalid: 0 });
 add("externalCache.useTls", { default: true, override: false, invalid: "yes" });
-add("externalDocdb.enabled", { default: false, fixed: true, note: "follows data.docdb" });
+add("externalDocdb.enabled", { na: { override: NA.follows }, default: false, fixed: true, note: "follows data.docdb" });
 add("externalDocdb.mongodb_uri", { ...ext, secret: true, override: S("uri"), required: true, invalid: "mongodb://a:1,b:2/db", note: "format checked where readable (plaintext here)" });
-add("externalVectordb.enabled", { default: false, fixed: true, note: "follows data.vectordb" });
+add("externalVectordb.enabled", { na: { override: NA.follows }, default: false, fixed: true, note: "follows data.vectordb" });
 for (const k of ["host", "username", "database"]) add(`externalVectordb.${k}`, { ...ext, override: k === "host" ? "vec2.corp.example" : "other", required: true, invalid: k === "host" ? "vec:5432" : undefined });
 add("externalVectordb.password", { ...ext, secret: true, override: S("pw"), required: true });
 add("externalVectordb.port", { default: "5432", override: "6432", invalid: "x" });
-add("externalVectordb.sslMode", { default: "disable", fixed: "require" });
-add("externalMq.enabled", { default: false, fixed: true, note: "follows data.mq" });
+add("externalVectordb.sslMode", { na: fixedValue, default: "disable", fixed: "require" });
+add("externalMq.enabled", { na: { override: NA.follows }, default: false, fixed: true, note: "follows data.mq" });
 add("externalMq.host", { ...ext, override: "mq2.corp.example", invalid: "amqps://mq:5671", required: true });
 add("externalMq.port", { default: "5672", override: "5671", invalid: "x" });
 add("externalMq.username", { ...ext, override: "app", required: true });
@@ -397,7 +411,7 @@ add("monitoring.metrics.persistence.storageClass", { default: "", override: "fas
 add("monitoring.metrics.additionalScrapeConfigs", { default: [], override: [{ job_name: "x" }], invalid: "x" });
 add("monitoring.metrics.externalLabels", { default: {}, override: { cluster: "a" }, invalid: "x" });
 add("monitoring.metrics.remoteWrite.enabled", { default: false, override: true, invalid: "yes" });
-add("monitoring.metrics.remoteWrite.configs", { override: [{ url: "https://metrics.example.org/write" }], invalid: "x", note: "the package's values file supplies the default" });
+add("monitoring.metrics.remoteWrite.configs", { default: CHART, override: [{ url: "https://metrics.example.org/write" }], invalid: "x", note: "the package's values file supplies the default" });
 add("monitoring.dashboards.adminUser", { default: "admin", override: "root", invalid: "" });
 add("monitoring.dashboards.adminPassword", { secret: true, default: GENERATED("S-dashboards"), override: S("dash"), invalid: "" });
 add("monitoring.dashboards.persistence.enabled", { default: true, override: false, invalid: "yes" });
@@ -465,14 +479,16 @@ const TAGS: Record<string, string> = {
   vectordb: "pg16", metrics: "v3.1.0", dashboards: "11.6.5", logs: "3.3.1", logagent: "3.3.1", opentelemetry: "0.117.0",
   kubeStateMetrics: "v2.14.0", nodeExporter: "v1.8.2", blackboxExporter: "v0.25.0", traces: "2.7.0",
 };
-for (const [component, tag] of Object.entries(TAGS)) add(`image.${component}.tag`, { default: tag, fixed: "v0.0.1" });
+for (const [component, tag] of Object.entries(TAGS)) add(`image.${component}.tag`, { na: fixedValue, default: tag, fixed: "v0.0.1" });
 
 // Named in prose
 add("sqldb.persistence.storageClassName", { default: "", override: "fast", invalid: 3 });
-add("credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>", {
+add("credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>", { na: placeholder,
   param: "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_<MODEL>",
   rendered: "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O",
   secret: true,
+  override: S("instance"),
+  setAt: "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_2_O3",
   required: true,
   base: "prod-azure",
   unset: (r) => (r.credentials.boost = {}),
@@ -484,6 +500,6 @@ add("objstore.persistence.enabled", { default: true, override: false, invalid: "
 add("objstore.persistence.size", { default: "10Gi", override: "20Gi", invalid: "", on: minio });
 add("objstore.persistence.accessMode", { default: "ReadWriteOnce", override: "ReadWriteMany", invalid: "Shared", on: minio });
 add("objstore.persistence.storageClass", { default: "", override: "fast", invalid: 3, on: minio });
-add("image.<component>.repository", { param: "image.frontend.repository", fixed: "registry.example.org/frontend", note: "repositories are the package's" });
+add("image.<component>.repository", { na: fixedValue, param: "image.frontend.repository", rendered: "image.frontend.repository", default: CHART, fixed: "registry.example.org/frontend", note: "repositories are the package's, left to the chart" });
 
 export const SPEC_PATHS: readonly SpecRow[] = rows;

@@ -47,7 +47,9 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
       config: s.smtp.config,
       auth: {
         enabled: s.smtp.auth.enabled,
-        users: s.smtp.auth.users.map((u, n) => ({ username: u.username, password: n === 0 ? secrets.smtpPassword : u.password })),
+        // The user name is the package's (the reference hides it): the list is rendered only when a
+        // stack names its users, since Helm replaces a list as a whole.
+        ...(s.smtp.auth.users.length ? { users: s.smtp.auth.users.map((u, n) => ({ username: u.username, password: n === 0 ? secrets.smtpPassword : u.password })) } : {}),
       },
       service: s.smtp.service,
       image: s.smtp.image,

@@ -1,0 +1,27 @@
+/**
+ * Real secret values, which only exist at preview (offline, `secure:` entries are stand-ins): no
+ * package placeholder in any input, and the reference's suggested lengths in the platform's values.
+ */
+import { SUGGESTED_SECRET_LENGTHS } from "../constants.js";
+import { PLACEHOLDER } from "../stack/sensitive.js";
+import { at } from "../tree.js";
+import { stringLeaves, violation, type PolicyInput, type Violation } from "./resource.js";
+
+const RELEASE = "kubernetes:helm.sh/v3:Release";
+
+/** Any input holding a placeholder the package ships (`<REPLACE_WITH_YOUR_…>` in any case). */
+export function placeholders(r: PolicyInput): Violation[] {
+  return stringLeaves(r.props)
+    .filter(([, v]) => PLACEHOLDER.test(v))
+    .map(([path]) => violation(r, `${path} holds a package placeholder; set the real value with \`pulumi config set --secret --path\``));
+}
+
+/** The Release's secrets shorter than the reference suggests (unknown ones are generated at that length). */
+export function shortSecrets(r: PolicyInput): Violation[] {
+  if (r.type !== RELEASE) return [];
+  return Object.entries(SUGGESTED_SECRET_LENGTHS).flatMap(([path, min]) => {
+    const value = at(r.props.values, path);
+    if (typeof value !== "string" || value.length >= min) return [];
+    return [violation(r, `values.${path} is ${value.length} characters; the reference suggests at least ${min} (a random string)`)];
+  });
+}
