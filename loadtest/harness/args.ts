@@ -4,6 +4,8 @@ import { parseBytes } from "../../infra/stack/bytes.js";
 import type { Limits } from "../gateway/limits.js";
 
 export const SCENARIO_IDS = ["streaming", "idle-timeout", "body-limits", "files-load", "revocation"] as const;
+/** Runs only with --rates, after the others. */
+const SWEEP_ID = "rate-sweep";
 
 export interface HarnessOptions {
   mode: "local" | "target" | "k6-env" | "help";
@@ -22,6 +24,9 @@ export interface HarnessOptions {
   streamTokens: number;
   tokenIntervalMs: number;
   maxDurationSeconds: number;
+  /** Offered rates of the sweep, requests per second. */
+  rates: number[];
+  rateSeconds: number;
   ttftP95Ms: number;
   requestP95Ms: number;
   streamModel?: string;
@@ -57,6 +62,9 @@ Workload and thresholds
   --concurrency N (16)  --requests N (64)  --files N (24)  --file-concurrency N (4)
   --stream-tokens N (32)  --token-interval-ms N (5)  --max-duration S (300)
   --ttft-p95-ms N (1000)  --request-p95-ms N (1000)  --ceiling-seconds S (2; 0 skips)
+  --rates LIST                a rate sweep after the scenarios: streams at each rate in req/s
+                              (e.g. 1,5,10), evenly spaced → a latency-vs-throughput curve
+  --rate-seconds S (10)       how long each rate lasts (rate × S requests each)
 Deployed targets
   --stream-model ID (agentport/synthetic-20)  --stream-tokens N  --silent-model ID  --silence-ms N
   --member-token JWT --project ID   key management for the revocation scenario
@@ -92,7 +100,7 @@ const STRING_FLAGS = [
   "heartbeat-seconds", "client-body-buffer-size", "max-body-size", "json-body-limit", "file-max-bytes", "scenarios",
   "concurrency", "requests", "files", "file-concurrency", "stream-tokens", "token-interval-ms", "max-duration",
   "ttft-p95-ms", "request-p95-ms", "stream-model", "silent-model", "silence-ms", "member-token", "project", "json",
-  "html", "junit", "csv", "ceiling-seconds", "nginx",
+  "html", "junit", "csv", "ceiling-seconds", "nginx", "rates", "rate-seconds",
 ] as const;
 
 export function parseHarnessArgs(argv: string[]): HarnessOptions {
@@ -112,10 +120,13 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
   if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target)) throw new Error(`--target must be an origin such as https://api.example.com (got '${s.target}')`);
   if (!!s["member-token"] !== !!s.project) throw new Error("--member-token and --project go together");
 
+  const rates = s.rates === undefined ? [] : s.rates.split(",").map((r) => num(r, "rates", 0, 0.001));
   const scenarios = s.scenarios ? s.scenarios.split(",").map((x) => x.trim()).filter(Boolean) : [...SCENARIO_IDS];
   for (const id of scenarios) {
-    if (!(SCENARIO_IDS as readonly string[]).includes(id)) throw new Error(`unknown scenario '${id}' (known: ${SCENARIO_IDS.join(", ")})`);
+    if (![...SCENARIO_IDS, SWEEP_ID].includes(id)) throw new Error(`unknown scenario '${id}' (known: ${[...SCENARIO_IDS, SWEEP_ID].join(", ")})`);
   }
+  if (scenarios.includes(SWEEP_ID) && rates.length === 0) throw new Error(`${SWEEP_ID} needs --rates LIST`);
+  if (rates.length && !scenarios.includes(SWEEP_ID)) scenarios.push(SWEEP_ID);
   const overrides: Partial<Limits> = {};
   const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
   set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
@@ -144,6 +155,8 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     streamTokens: int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
     tokenIntervalMs: num(s["token-interval-ms"], "token-interval-ms", 5),
     maxDurationSeconds: num(s["max-duration"], "max-duration", 300, 1),
+    rates,
+    rateSeconds: num(s["rate-seconds"], "rate-seconds", 10, 0.001),
     ttftP95Ms: num(s["ttft-p95-ms"], "ttft-p95-ms", 1000, 1),
     requestP95Ms: num(s["request-p95-ms"], "request-p95-ms", 1000, 1),
     streamModel: s["stream-model"],
