@@ -1,6 +1,7 @@
 /** The harness from arguments to exit code: 0 all verdicts pass, 1 a threshold failed, 2 usage or setup error. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { SERVICE_VERSION } from "../../service/src/version.js";
 import { scaleLimits } from "../gateway/limits.js";
 import { parseHarnessArgs, USAGE, type HarnessOptions } from "./args.js";
 import { measureCeiling } from "./ceiling.js";
@@ -46,6 +47,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (opts.mode === "help") {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (opts.mode === "version") {
+    process.stdout.write(`agentport ${SERVICE_VERSION}\n`);
     return 0;
   }
   let resolved;
