@@ -8,23 +8,29 @@ import { parseArgs } from "node:util";
 import { formatPlan, planJson } from "./format.js";
 import { runPlan } from "./run.js";
 import { STACKS_DIR } from "../limits.js";
-import { assertStackExists } from "../stack/stack-names.js";
+import { assertStackExists, stackNames } from "../stack/stack-names.js";
+import { SERVICE_VERSION } from "../../service/src/version.js";
 
-const USAGE = `usage: npm run plan -- --stack <local|staging-aws|prod-aws|prod-azure|onprem> [--json]
+const USAGE = `usage: npm run plan -- --stack NAME [--json]
 
-  -s, --stack NAME   the stack file stacks/Pulumi.NAME.yaml
-      --json         print the plan as one JSON document
-  -h, --help         this text`;
+  -s, --stack NAME              the stack file stacks/Pulumi.NAME.yaml (${stackNames(STACKS_DIR).join(", ")})
+      --json                    print the plan as one JSON document
+  -h, --help                    this text
+      --version                 the agentport version`;
 
 let args;
 try {
-  args = parseArgs({ options: { stack: { type: "string", short: "s" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+  args = parseArgs({ options: { stack: { type: "string", short: "s" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } }, strict: true }).values;
 } catch (err) {
   console.error(`${(err as Error).message}\n\n${USAGE}`);
   process.exit(2);
 }
 if (args.help) {
   console.log(USAGE);
+  process.exit(0);
+}
+if (args.version) {
+  console.log(`agentport ${SERVICE_VERSION}`);
   process.exit(0);
 }
 if (!args.stack) {

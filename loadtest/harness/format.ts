@@ -19,7 +19,7 @@ const f = (v: unknown) => (typeof v === "number" ? formatMs(v) : "–");
 export function headline(id: string, figures: Record<string, unknown>): string {
   switch (id) {
     case "streaming":
-      return `${figures.valid ?? 0}/${figures.requests ?? 0} valid · TTFT p50 ${f(figures.ttft_p50_ms)} p95 ${f(figures.ttft_p95_ms)} · inter-chunk p95 ${f(figures.inter_chunk_p95_ms)} · e2e p95 ${f(figures.e2e_p95_ms)}`;
+      return `${figures.valid ?? 0}/${figures.requests ?? 0} valid · TTFT p50 ${f(figures.ttft_p50_ms)} p95 ${f(figures.ttft_p95_ms)} · inter-token p95 ${f(figures.itl_p95_ms)} · e2e p95 ${f(figures.e2e_p95_ms)}`;
     case "idle-timeout":
       return `read timeout ${f(figures.read_timeout_ms)}: with heartbeats ${figures.live_complete ? "survived" : "cut"}` +
         (figures.control_cut === undefined ? "" : ` · without: ${figures.control_cut ? `cut after ${f(figures.control_silent_before_cut_ms)} silence` : "survived"}`);
@@ -27,9 +27,17 @@ export function headline(id: string, figures: Record<string, unknown>): string {
       return `JSON ${figures.json_at_limit_status ?? "–"}/${figures.json_over_limit_status ?? "–"} · buffer ${figures.upload_below_buffer_status ?? "–"}/${figures.upload_above_buffer_status ?? "–"} · file ${figures.file_at_limit_status ?? "–"}/${figures.file_over_limit_status ?? "–"}`;
     case "files-load":
       return `${figures.round_trips_ok ?? 0}/${figures.files ?? 0} round trips · ${figures.sha_mismatches ?? 0} SHA mismatches · upload p95 ${f(figures.upload_p95_ms)} · download p95 ${f(figures.download_p95_ms)}`;
+    case "rate-sweep":
+      return Object.keys(figures).filter((k) => /^rate_[\d.]+_valid$/.test(k)).map((k) => `${k.split("_")[1]}/s: ${figures[k]}/${figures[k.replace("_valid", "_requests")]} valid`).join(" · ");
     case "revocation":
       return `${figures.accepted_before_delete ?? 0} accepted before · ${figures.accepted_after_delete ?? "–"}/${figures.requests_after_delete ?? "–"} accepted after delete`;
     default:
       return "";
   }
+}
+
+/** Rows as left-aligned text columns; the last column is not padded. */
+export function columns(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  "));
 }

@@ -26,11 +26,11 @@ export function junitXml(report: RunReport): string {
   return builder.build();
 }
 
-const COLUMNS = ["scenario", "op", "at_ms", "latency_ms", "ttft_ms", "ok"] as const;
+const COLUMNS = ["scenario", "op", "at_ms", "latency_ms", "ttft_ms", "output_tokens", "ok"] as const;
 
 export function samplesCsv(report: RunReport): string {
   return stringify(
-    report.samples.map((s) => [s.scenario, s.op, s.at.toFixed(1), s.latencyMs.toFixed(3), s.ttftMs?.toFixed(3) ?? "", s.ok]),
+    report.samples.map((s) => [s.scenario, s.op, s.at.toFixed(1), s.latencyMs.toFixed(3), s.ttftMs?.toFixed(3) ?? "", s.outputTokens ?? "", s.ok]),
     { header: true, columns: [...COLUMNS], cast: { boolean: (b) => String(b) } },
   );
 }

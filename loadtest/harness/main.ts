@@ -1,6 +1,7 @@
 /** The harness from arguments to exit code: 0 all verdicts pass, 1 a threshold failed, 2 usage or setup error. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { SERVICE_VERSION } from "../../service/src/version.js";
 import { scaleLimits } from "../gateway/limits.js";
 import { parseHarnessArgs, USAGE, type HarnessOptions } from "./args.js";
 import { measureCeiling } from "./ceiling.js";
@@ -48,6 +49,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (opts.mode === "version") {
+    process.stdout.write(`agentport ${SERVICE_VERSION}\n`);
+    return 0;
+  }
   let resolved;
   try {
     resolved = resolveLimits(opts.stack, opts.stacksDir, opts.overrides);
@@ -71,7 +76,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const progress = createProgress();
   const ceiling = opts.ceilingSeconds > 0 ? await measureCeiling(opts.ceilingSeconds) : null;
-  const http = createHttp(Math.max(opts.concurrency, opts.fileConcurrency) * 2 + 8);
+  // Room for a second of the sweep's fastest arrivals, so the client's pool does not queue them.
+  const http = createHttp(Math.max(opts.concurrency, opts.fileConcurrency, Math.ceil(Math.max(0, ...opts.rates))) * 2 + 8);
   let local: LocalTarget | undefined;
   const onSignal = () => void (local?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   process.once("SIGINT", onSignal);
@@ -116,6 +122,8 @@ export async function main(argv: string[]): Promise<number> {
         fileConcurrency: opts.fileConcurrency,
         ttftP95Ms: opts.ttftP95Ms,
         requestP95Ms: opts.requestP95Ms,
+        rates: opts.rates,
+        rateSeconds: opts.rateSeconds,
       },
       maxDurationSeconds: opts.maxDurationSeconds,
       ceiling,
@@ -125,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     progress.done();
     process.stdout.write(`${renderSummary(report)}\n`);
     if (opts.json) write(opts.json, JSON.stringify(report, null, 2));
-    if (opts.html) write(opts.html, renderHtml(report));
+    if (opts.html) write(opts.html, await renderHtml(report));
     if (opts.junit) write(opts.junit, junitXml(report));
     if (opts.csv) write(opts.csv, samplesCsv(report));
     if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`);

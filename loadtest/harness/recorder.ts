@@ -1,4 +1,5 @@
 /** Every timed operation of a run, kept for the report's plots and the JSON output. */
+import type { StreamOutcome } from "./stream-client.js";
 
 export interface Sample {
   scenario: string;
@@ -10,11 +11,25 @@ export interface Sample {
   ok: boolean;
   /** Time to first token, for streams. */
   ttftMs?: number;
+  /** Output tokens, for streams. */
+  outputTokens?: number;
+}
+
+/** One offered rate of the sweep and what the target made of it. */
+export interface SweepPoint {
+  /** Requests per second offered (constant arrivals). */
+  rate: number;
+  requests: number;
+  valid: number;
+  /** The stream figures at that rate (see stream-figures.ts). */
+  figures: Record<string, number | null>;
 }
 
 export class Recorder {
   readonly samples: Sample[] = [];
-  readonly interChunkMs: number[] = [];
+  /** Inter-token latencies of valid streams, ms, by scenario. */
+  readonly interTokenMs: Record<string, number[]> = {};
+  readonly sweep: SweepPoint[] = [];
   readonly origin: number;
   constructor(origin = performance.now()) {
     this.origin = origin;
@@ -28,5 +43,12 @@ export class Recorder {
   add(sample: Omit<Sample, "at"> & { startedAt: number }): void {
     const { startedAt, ...rest } = sample;
     this.samples.push({ ...rest, at: Math.round(this.since(startedAt) * 100) / 100 });
+  }
+
+  /** A chat stream: its sample, and its inter-token gaps when it was valid. */
+  addStream(scenario: string, out: StreamOutcome): void {
+    const ok = out.report.ok;
+    this.add({ scenario, op: "chat.stream", startedAt: out.startedAt, latencyMs: out.e2eMs, ok, ttftMs: out.ttftMs, outputTokens: ok ? out.outputTokens : undefined });
+    if (ok) (this.interTokenMs[scenario] ??= []).push(...out.interTokenMs.map((v) => Math.round(v * 1000) / 1000));
   }
 }

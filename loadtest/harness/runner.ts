@@ -5,15 +5,16 @@
 import type { Limits } from "../gateway/limits.js";
 import type { Ceiling } from "./ceiling.js";
 import type { Http } from "./http.js";
-import { Recorder, type Sample } from "./recorder.js";
+import { Recorder, type Sample, type SweepPoint } from "./recorder.js";
 import { bodyLimitsScenario } from "./scenarios/body-limits.js";
 import { filesLoadScenario } from "./scenarios/files-load.js";
 import { idleTimeoutScenario } from "./scenarios/idle-timeout.js";
+import { rateSweepScenario } from "./scenarios/rate-sweep.js";
 import { revocationScenario } from "./scenarios/revocation.js";
 import { streamingScenario } from "./scenarios/streaming.js";
 import type { Budget, Scenario, ScenarioResult, Target } from "./types.js";
 
-export const SCENARIOS: Scenario[] = [streamingScenario, idleTimeoutScenario, bodyLimitsScenario, filesLoadScenario, revocationScenario];
+export const SCENARIOS: Scenario[] = [streamingScenario, idleTimeoutScenario, bodyLimitsScenario, filesLoadScenario, revocationScenario, rateSweepScenario];
 
 export interface RunReport {
   startedAt: string;
@@ -31,7 +32,10 @@ export interface RunReport {
   setupMs: number | null;
   scenarios: ScenarioResult[];
   samples: Sample[];
-  interChunkMs: number[];
+  /** Inter-token latencies of valid streams (ms), by scenario. */
+  interTokenMs: Record<string, number[]>;
+  /** The rate sweep's points, in the order run (empty without --rates). */
+  sweep: SweepPoint[];
   passed: boolean;
 }
 
@@ -81,7 +85,8 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
     setupMs: input.setupMs,
     scenarios: results,
     samples: recorder.samples,
-    interChunkMs: recorder.interChunkMs,
+    interTokenMs: recorder.interTokenMs,
+    sweep: recorder.sweep,
     passed: results.every((r) => r.verdict !== "fail"),
   };
 }

@@ -35,14 +35,14 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
-/** Flattens a summary into figures named `<prefix>_p95_ms` and so on. */
-export function summaryFigures(prefix: string, s: Summary): Record<string, number | null> {
+/** Flattens a summary into figures named `<prefix>_p95_ms` and so on (`unit` "" for rates). */
+export function summaryFigures(prefix: string, s: Summary, unit = "_ms"): Record<string, number | null> {
   return {
     [`${prefix}_count`]: s.count,
-    [`${prefix}_p50_ms`]: s.p50,
-    [`${prefix}_p90_ms`]: s.p90,
-    [`${prefix}_p95_ms`]: s.p95,
-    [`${prefix}_p99_ms`]: s.p99,
-    [`${prefix}_max_ms`]: s.max,
+    [`${prefix}_p50${unit}`]: s.p50,
+    [`${prefix}_p90${unit}`]: s.p90,
+    [`${prefix}_p95${unit}`]: s.p95,
+    [`${prefix}_p99${unit}`]: s.p99,
+    [`${prefix}_max${unit}`]: s.max,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { Http } from "./http.js";
 import { SseEvents, type SseEvent } from "./sse-events.js";
+import { interTokenGaps, tokensPerChunk } from "./stream-tokens.js";
 import { validateStream, type StreamExpectation, type StreamReport } from "./stream-validator.js";
 
 export interface StreamRequest {
@@ -30,15 +31,19 @@ export interface StreamOutcome {
   errorBody?: string;
   ttftMs?: number;
   e2eMs: number;
-  interChunkMs: number[];
+  /** Output tokens: the usage chunk's count, else one per content chunk. */
+  outputTokens: number;
+  /** Gaps between tokens, ms (see stream-tokens.ts: per token, not per chunk). */
+  interTokenMs: number[];
   /** Longest silence between two received bytes of the body (heartbeats count), ms. */
   longestGapMs: number;
   /** Time of the last byte received. */
   lastByteAt: number;
 }
 
+/** Asks for the usage chunk: its token count is what tokens per second and inter-token latency divide by. */
 export function chatBody(model: string, content: string): string {
-  return JSON.stringify({ model, stream: true, messages: [{ role: "user", content }] });
+  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }] });
 }
 
 /** A streaming chat request body of exactly `bytes` bytes (ASCII padding in the message). */
@@ -89,6 +94,7 @@ export async function streamChat(http: Http, req: StreamRequest): Promise<Stream
   if (ended !== "end") report.errors.push(`stream ${ended}: ${error}`);
   report.ok = report.errors.length === 0;
   const times = report.contentTimes;
+  const tokens = tokensPerChunk(report.contentChars, report.completionTokens);
   return {
     status,
     startedAt,
@@ -100,7 +106,8 @@ export async function streamChat(http: Http, req: StreamRequest): Promise<Stream
     errorBody,
     ttftMs: times.length ? times[0] - startedAt : undefined,
     e2eMs: (report.doneAt ?? endedAt) - startedAt,
-    interChunkMs: times.slice(1).map((t, i) => t - times[i]),
+    outputTokens: tokens.reduce((a, b) => a + b, 0),
+    interTokenMs: interTokenGaps(times, tokens),
     longestGapMs,
     lastByteAt,
   };

@@ -26,6 +26,10 @@ export interface StreamReport {
   done: boolean;
   /** Arrival time of each content chunk (the caller's clock). */
   contentTimes: number[];
+  /** Characters of each content chunk, in the order of `contentTimes`. */
+  contentChars: number[];
+  /** `usage.completion_tokens` of the usage chunk, when the server sent one. */
+  completionTokens?: number;
   doneAt?: number;
 }
 
@@ -34,6 +38,7 @@ interface Chunk {
   object?: unknown;
   model?: unknown;
   choices?: Array<{ index?: unknown; delta?: { role?: unknown; content?: unknown }; finish_reason?: unknown }>;
+  usage?: { completion_tokens?: unknown };
   error?: { message?: unknown };
 }
 
@@ -49,6 +54,7 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
     finishReason: null,
     done: false,
     contentTimes: [],
+    contentChars: [],
   };
   let finished = false;
   let chunkIndex = 0;
@@ -91,6 +97,8 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
     else if (choices.length === 0) {
       // Only the usage chunk may have no choices, and only after the finish chunk.
       if (!finished) errors.push(`${at}: empty choices before finish_reason`);
+      const tokens = chunk.usage?.completion_tokens;
+      if (typeof tokens === "number") report.completionTokens = tokens;
     } else {
       if (finished) errors.push(`${at}: choice chunk after finish_reason`);
       const choice = choices[0];
@@ -102,6 +110,7 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
         report.contentChunks++;
         report.text += delta.content;
         report.contentTimes.push(ev.at);
+        report.contentChars.push([...delta.content].length);
       }
       const reason = choice.finish_reason ?? null;
       if (reason !== null) {

@@ -1,6 +1,7 @@
 /** The plain-text summary printed at the end of a run. */
-import { formatBytes, formatMs, headline } from "./format.js";
+import { columns, formatBytes, formatMs, headline } from "./format.js";
 import type { RunReport } from "./runner.js";
+import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
 export function limitsLine(r: RunReport): string {
   const l = r.effectiveLimits;
@@ -24,18 +25,17 @@ export function ceilingLine(r: RunReport): string {
 
 export function renderSummary(r: RunReport): string {
   const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures)]);
-  const header = ["SCENARIO", "VERDICT", "TIME", "FIGURES"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
   const out = [
     `agentport load test — ${r.target}${r.setupMs === null ? "" : ` (up in ${formatMs(r.setupMs)})`}`,
     `limits (${r.limitsSource}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${limitsLine(r)}`,
     ceilingLine(r),
     "",
-    line(header),
-    ...rows.map(line),
+    ...columns([["SCENARIO", "VERDICT", "TIME", "FIGURES"], ...rows]),
     "",
   ];
+  const streaming = r.scenarios.find((s) => s.id === "streaming" && s.verdict !== "skip");
+  if (streaming) out.push(`streams (streaming): ${throughputText(streaming.figures)}`, ...columns([STREAM_HEADER, ...streamRows(streaming.figures)]), "");
+  if (r.sweep.length) out.push("rate sweep (latencies in ms):", ...columns([SWEEP_HEADER, ...sweepRows(r.sweep)]), "");
   for (const s of r.scenarios) {
     for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
   }

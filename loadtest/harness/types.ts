@@ -62,6 +62,10 @@ export interface Budget {
   ttftP95Ms: number;
   /** p95 end-to-end threshold for non-streaming requests (ms). */
   requestP95Ms: number;
+  /** Offered rates of the sweep, requests per second (none: no sweep). */
+  rates: number[];
+  /** How long each rate of the sweep lasts, seconds. */
+  rateSeconds: number;
 }
 
 export interface RunContext {

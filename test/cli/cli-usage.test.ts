@@ -31,10 +31,23 @@ describe("CLI usage", () => {
     expect(r.stdout).toContain(`npm run ${name} --`);
   });
 
-  it("keys --version prints the package version", async () => {
-    const r = await cli("keys", "--version");
+  it.each(["keys", "plan", "loadtest"] as const)("%s --version prints the package version", async (name) => {
+    const r = await cli(name, "--version");
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toMatch(/^agentport \d+\.\d+\.\d+/);
+    expect(r.stdout.trim()).toMatch(/^agentport \d+\.\d+\.\d+$/);
+  });
+
+  it("the three help texts share one style: usage lines, then flags in one column layout", async () => {
+    const texts = await Promise.all((["keys", "plan", "loadtest"] as const).map(async (name) => (await cli(name, "--help")).stdout));
+    for (const text of texts) {
+      expect(text).toMatch(/^usage: npm run \w+ -- /);
+      expect(text).toContain("\n  -h, --help                    this text\n");
+      expect(text).toContain("\n      --version                 the agentport version");
+      // Every flag line: an optional short flag, the long flag, its description from column 33.
+      const flagLines = text.split("\n").filter((l) => /^ {2}(-\w, |    )--[a-z]/.test(l) && !/^ {6}--[a-z-]+ \w+, --/.test(l));
+      expect(flagLines.length).toBeGreaterThan(3);
+      for (const line of flagLines) expect(line, line).toMatch(/^.{31} \S/);
+    }
   });
 
   it.each(["keys", "plan", "loadtest"] as const)("%s refuses an unknown flag with one line naming it, the usage, and exit 2", async (name) => {

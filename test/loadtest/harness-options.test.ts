@@ -30,6 +30,17 @@ describe("harness options", () => {
     expect(() => parseHarnessArgs(["--local", "--member-token", "t"])).toThrow(/go together/);
   });
 
+  it("--rates adds the rate sweep after the chosen scenarios; the sweep alone needs rates", () => {
+    const opts = parseHarnessArgs(["--local", "--scenarios", "streaming", "--rates", "1,5,10", "--rate-seconds", "2"]);
+    expect(opts.scenarios).toEqual(["streaming", "rate-sweep"]);
+    expect([opts.rates, opts.rateSeconds]).toEqual([[1, 5, 10], 2]);
+    expect(parseHarnessArgs(["--local"]).rates).toEqual([]);
+    expect(parseHarnessArgs(["--local"]).scenarios).not.toContain("rate-sweep");
+    expect(() => parseHarnessArgs(["--local", "--scenarios", "rate-sweep"])).toThrow(/rate-sweep needs --rates/);
+    expect(() => parseHarnessArgs(["--local", "--rates", "1,fast"])).toThrow(/--rates must be a number/);
+    expect(() => parseHarnessArgs(["--local", "--rates", "0"])).toThrow(/--rates must be a number >= 0.001/);
+  });
+
   it("refuses a blank number rather than reading it as 0", () => {
     expect(() => parseHarnessArgs(["--local", "--token-interval-ms", ""])).toThrow(/--token-interval-ms must be a number/);
     expect(() => parseHarnessArgs(["--local", "--connect-timeout-ms", " "])).toThrow(/--connect-timeout-ms must be a number/);

@@ -71,8 +71,8 @@ describe("load-test preflight", () => {
     expect(xml).toMatch(/<testsuite [^>]*failures="[1-9]/);
 
     const [header, ...rows] = readFileSync(join(dir, "samples.csv"), "utf8").trim().split("\n");
-    expect(header).toBe("scenario,op,at_ms,latency_ms,ttft_ms,ok");
+    expect(header).toBe("scenario,op,at_ms,latency_ms,ttft_ms,output_tokens,ok");
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(/^streaming,chat\.stream,[\d.]+,[\d.]+,[\d.]+,true$/);
+    for (const row of rows) expect(row).toMatch(/^streaming,chat\.stream,[\d.]+,[\d.]+,[\d.]+,20,true$/);
   });
 });

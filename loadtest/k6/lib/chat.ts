@@ -1,10 +1,42 @@
 /** Chat completion request builders. */
 import http from "k6/http";
 import type { RefinedResponse, ResponseType } from "k6/http";
+import sse from "k6/x/sse";
 import { authHeaders, url } from "./env.ts";
+import type { StreamEvent } from "./sse.ts";
 
+/** Asks for the usage chunk: its token count is what tokens per second and inter-token latency divide by. */
 export function chatBody(model: string, content: string): string {
-  return JSON.stringify({ model, stream: true, messages: [{ role: "user", content }] });
+  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }] });
+}
+
+export interface ChatStream {
+  status: number;
+  error: string;
+  startedAt: number;
+  endedAt: number;
+  events: StreamEvent[];
+}
+
+/**
+ * A streaming chat completion read event by event as it arrives (xk6-sse): k6/http returns the
+ * body only once it is complete, so its timings cannot tell the first token from the headers.
+ */
+export function openChatStream(body: string, name: string): ChatStream {
+  const events: StreamEvent[] = [];
+  let error = "";
+  const startedAt = Date.now();
+  const res = sse.open(url("/v1/chat/completions"), { method: "POST", body, headers: authHeaders(undefined, { "Content-Type": "application/json" }), tags: { name } }, (client) => {
+    client.on("event", (e) => {
+      // An event without data is a comment (the heartbeat) or empty: not a chunk.
+      events.push({ data: e.data, comment: e.data === "", at: Date.now() });
+      if (e.data === "[DONE]") client.close();
+    });
+    client.on("error", (e) => {
+      error ||= e.error();
+    });
+  });
+  return { status: res.status, error: res.error || error, startedAt, endedAt: Date.now(), events };
 }
 
 /** A chat body of exactly `bytes` bytes (ASCII padding), to probe the JSON limit. */

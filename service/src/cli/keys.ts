@@ -17,13 +17,13 @@ const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--expir
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
 
-  -n, --name NAME     the new key's name (create)
-      --expires-at T  the key is refused after T, Unix seconds (create; default: never)
-  -p, --project ID    the project (default: default)
-      --client CLIENT the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
-      --json          print one JSON document
-  -h, --help          this text
-      --version       the agentport version
+  -n, --name NAME               the new key's name (create)
+      --expires-at T            the key is refused after T, Unix seconds (create; default: never)
+  -p, --project ID              the project (default: default)
+      --client CLIENT           the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
+      --json                    print one JSON document
+  -h, --help                    this text
+      --version                 the agentport version
 (use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
 
 function fail(message: string): never {
