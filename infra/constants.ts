@@ -26,3 +26,6 @@ export const LLMPROXY_PORT = 4000;
 
 /** The longest keep-alive interval on streams, whatever the read timeout: the service's own default. */
 export { DEFAULT_HEARTBEAT_SECONDS as MAX_HEARTBEAT_SECONDS } from "../service/src/sse/heartbeat.js";
+
+/** Labels of the API's objects and pods: the Deployment's selector, and what the metrics scrape keeps. */
+export const API_LABELS = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" } as const;
