@@ -10,7 +10,7 @@
 import { load, type LoadResult } from "./lib/load.js";
 import { startChild } from "./lib/children.js";
 import { benchEnv, buildArtifact, createKey, processCpuMicros, startWarm, stopService } from "./lib/service-process.js";
-import { fixed, table } from "./lib/table.js";
+import { fixed, table } from "../src/cli/table.js";
 import { percentile, ttft } from "./lib/ttft.js";
 import type { ChatServers } from "./chat-servers.js";
 
