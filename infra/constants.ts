@@ -42,3 +42,6 @@ export const SUGGESTED_SECRET_LENGTHS = {
   "storage.secret.objstore.ACCESS_KEY_ID": 20,
   "storage.secret.objstore.SECRET_ACCESS_KEY": 40,
 } as const;
+
+/** Labels of the API's objects and pods: the Deployment's selector, and what the metrics scrape keeps. */
+export const API_LABELS = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" } as const;

@@ -50,6 +50,7 @@ const api = new ApiService(
     pull: image.pull,
     // The database URL verifies RDS's certificate against this bundle (Azure's chain is in Node's roots).
     caBundle: managed.sqldb && spec.cloud.provider === "aws" ? awsRdsCaBundle() : undefined,
+    dashboardsNamespace: spec.monitoring.enabled ? spec.platform.namespace : undefined,
   },
   { dependsOn: [platform] },
 );

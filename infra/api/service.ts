@@ -1,7 +1,7 @@
 /**
  * Our API service in the cluster: Namespace, Secret, Deployment, Service, Ingress (with the
- * gateway's timeouts and body settings), HPA and PodDisruptionBudget. It uses the
- * platform's sqldb and the same storage as the platform.
+ * gateway's timeouts and body settings), HPA, PodDisruptionBudget and the dashboard of its
+ * metrics. It uses the platform's sqldb and the same storage as the platform.
  */
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
@@ -12,8 +12,10 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "@pulumi/k
 import { Ingress, NetworkPolicy } from "@pulumi/kubernetes/networking/v1/index.js";
 import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
+import { API_LABELS } from "../constants.js";
 import { API_SERVICE_ACCOUNT, type ServiceSettings } from "./settings.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
+import { apiDashboard } from "./dashboard.js";
 import { dbRoleJob } from "./db-role-job.js";
 import { apiPodTemplate } from "./pod.js";
 
@@ -47,6 +49,8 @@ export interface ApiServiceArgs {
   cloudRoleArn?: pulumi.Output<string>;
   /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
   caBundle?: string;
+  /** The namespace of the platform's dashboards component, when monitoring is on: the API's dashboard goes there. */
+  dashboardsNamespace?: string;
 }
 
 export class ApiService extends pulumi.ComponentResource {
@@ -61,7 +65,7 @@ export class ApiService extends pulumi.ComponentResource {
     const { api, settings: s } = args;
     const parent = { parent: this };
     const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-    const labels = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" };
+    const labels = { ...API_LABELS };
 
     const ns = new Namespace(`${name}-ns`, { metadata: { name: api.namespace, labels } }, parent);
     const namespace = ns.metadata.name;
@@ -211,6 +215,7 @@ export class ApiService extends pulumi.ComponentResource {
       { metadata: { namespace, labels }, spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) } },
       parent,
     );
+    if (args.dashboardsNamespace) apiDashboard(`${name}-dashboard`, args.dashboardsNamespace, parent);
     this.baseUrl = pulumi.output(`${s.publicUrl}/v1`);
     this.mcpUrl = pulumi.output(`${s.publicUrl}/mcp`);
     this.namespace = namespace;

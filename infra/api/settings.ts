@@ -79,6 +79,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       LOG_LEVEL: api.logLevel,
       ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
       ...(api.rateLimitRpm ? { RATE_LIMIT_RPM: String(api.rateLimitRpm) } : {}),
+      ...(api.rateLimitTpm ? { RATE_LIMIT_TPM: String(api.rateLimitTpm) } : {}),
       DATA_DIR: "/tmp/agentport",
     },
     ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),

@@ -175,6 +175,8 @@ export const api = z.strictObject({
   redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
   /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); unset: unlimited. */
   rateLimitRpm: positiveInt().optional(),
+  /** Tokens per minute per API key unless the key has its own (RATE_LIMIT_TPM); unset: unlimited. */
+  rateLimitTpm: positiveInt().optional(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
   corsOrigins: z.array(origin()).default([]),
   shutdownGraceSeconds: positiveInt().default(30),

@@ -6,12 +6,18 @@
  * to first content delta of the llm stream against that proxy (goal: ≤ 1 ms added at p99). Ratios
  * are taken within one run. On a shared machine req/s swings with other load; each server's CPU
  * time per request (measured on its own process) does not, so both ratios are printed.
+ *
+ * What the per-key limits and the usage accounting cost on the hot path: the same service with
+ * requests- and tokens-per-minute limits counted in Redis (never reached) against it without, on
+ * the models list (the request limit alone) and on chat (both); and a completion's usage record
+ * timed in this process, as a share of a chat request's CPU time in the same run.
  */
 import { load, type LoadResult } from "./lib/load.js";
 import { startChild } from "./lib/children.js";
 import { benchEnv, buildArtifact, createKey, processCpuMicros, startWarm, stopService } from "./lib/service-process.js";
-import { fixed, table } from "./lib/table.js";
+import { fixed, table } from "../src/cli/table.js";
 import { percentile, ttft } from "./lib/ttft.js";
+import { usageRecordNanos } from "./usage-cost.js";
 import type { ChatServers } from "./chat-servers.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -38,7 +44,7 @@ interface Pair {
 interface Endpoints extends ChatServers {
   app: string;
   key: string;
-  /** The same service with a requests-per-minute limit counted in Redis (never reached). */
+  /** The same service with requests- and tokens-per-minute limits counted in Redis (never reached). */
   limited: string;
   limitedKey: string;
 }
@@ -58,6 +64,12 @@ function pairs(s: Endpoints): Pair[] {
       goal: 0.9,
       reference: { name: "agentport GET /v1/models, no limit", url: `${s.app}/v1/models`, method: "GET", headers: { authorization: auth.authorization } },
       ours: { name: "agentport GET /v1/models, RPM in Redis", url: `${s.limited}/v1/models`, method: "GET", headers: { authorization: `Bearer ${s.limitedKey}` } },
+    },
+    {
+      what: "rate limiters on chat (Redis)",
+      goal: 0.9,
+      reference: ours("agentport synthetic-20, JSON, no limit", synthetic, false),
+      ours: { name: "agentport synthetic-20, JSON, RPM+TPM in Redis", url: `${s.limited}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${s.limitedKey}` }, body: chatBody(synthetic, false) },
     },
     {
       what: "models list",
@@ -98,7 +110,12 @@ export async function run(): Promise<void> {
   const service = await startWarm("built", env);
   const key = createKey("built", env);
   // The limiter's cost: one more service whose keys are limited (far above the load) in Redis.
-  const limitedEnv = { ...benchEnv("built", upstream.info.url), RATE_LIMIT_RPM: "1000000000", REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" };
+  const limitedEnv = {
+    ...benchEnv("built", upstream.info.url),
+    RATE_LIMIT_RPM: "1000000000",
+    RATE_LIMIT_TPM: "1000000000000",
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  };
   const limited = await startWarm("built", limitedEnv);
   const limitedKey = createKey("built", limitedEnv);
   const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key });
@@ -146,6 +163,14 @@ export async function run(): Promise<void> {
     }
     console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "goal", "failures"], rows));
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
+
+    const chatAt = list.findIndex((p) => p.what === "synthetic JSON");
+    if (chatAt >= 0) {
+      const recordUs = usageRecordNanos() / 1000;
+      const chatCpu = mean(results[chatAt].ours).cpuPerRequest;
+      console.log(`\nusage accounting: ${fixed(recordUs * 1000)} ns per completion (in-process UsageMeter.record, 200 keys × 5 models)`);
+      console.log(`  = ${fixed((100 * recordUs) / chatCpu, 2)} % of ${list[chatAt].ours.name}'s ${fixed(chatCpu)} µs CPU per request: CPU ratio ${fixed((chatCpu - recordUs) / chatCpu, 4)} (without over with, as in the table)`);
+    }
 
     const stream = all.find((p) => p.what === "llm SSE")!;
     const [proxySamples, oursSamples] = await ttft([stream.reference, stream.ours] as Array<Target & { body: string }>, TTFT_SAMPLES);

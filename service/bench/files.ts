@@ -14,7 +14,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, request } from "undici";
 import { startChild, type Child } from "./lib/children.js";
-import { fixed, table } from "./lib/table.js";
+import { fixed, table } from "../src/cli/table.js";
 import type { FilesServer, RssMessage, RssReport } from "./files-server.js";
 
 const MiB = 1024 * 1024;

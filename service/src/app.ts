@@ -12,6 +12,7 @@ import { invalidParam } from "./errors.js";
 import { sendApiError, toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
 import { AccessLog } from "./http/access-log.js";
+import { RequestCounts } from "./metrics/request-counts.js";
 import { useDepthCheckedJson } from "./http/json-body.js";
 import "./plugins/types.js";
 import storePlugin from "./plugins/store.js";
@@ -76,10 +77,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
+  // Counted where the access line is written: no hook per response (metrics/request-counts.ts).
+  const requests = new RequestCounts();
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
     bodyLimit: config.jsonBodyLimit,
-    logController: new AccessLog(),
+    logController: new AccessLog(requests),
     requestIdHeader: false, // genReqId reads and checks it
     clientErrorHandler,
     requestTimeout: config.http.requestTimeoutMs,
@@ -119,6 +122,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(drainPlugin);
   await app.register(storePlugin, { db: opts.db });
   await app.register(apiKeysPlugin);
+  // Before what it counts: the limits and the agents' upstream calls.
+  await app.register(metricsPlugin, { requests });
   await app.register(redisPlugin);
   await app.register(rateLimitPlugin);
   await app.register(tokenLimitPlugin);
@@ -126,7 +131,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(filesPlugin, { blobs: opts.blobs });
   await app.register(agentsPlugin);
 
-  await app.register(metricsPlugin);
   await app.register(healthRoutes);
   await app.register(organizationRoutes, { prefix: "/v1/organization" });
   await app.register(v1Routes, { prefix: "/v1" });

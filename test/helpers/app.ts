@@ -22,8 +22,8 @@ export interface TestApp {
 export async function buildTestApp(
   kind: StoreKind = "pglite",
   env: Record<string, string> = {},
-  /** Parts of the app a test builds itself (a blob store that fails on purpose). */
-  parts: Pick<AppOptions, "blobs"> = {},
+  /** Parts of the app a test builds itself (a blob store that fails on purpose, a logger). */
+  parts: Pick<AppOptions, "blobs" | "logger"> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"), LOG_LEVEL: "silent", ...env });

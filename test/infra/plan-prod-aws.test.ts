@@ -74,7 +74,7 @@ describe("plan: prod-aws", () => {
   it("ships the stack's agents to the pods as a ConfigMap the service reads, and exposes only /v1 and /mcp", () => {
     // Plan inputs are untyped JSON: read them as such.
     const inputsOf = (type: string, name = "") => r.plan.resources.find((x) => x.type === type && x.name.includes(name))!.inputs as any;
-    const agents = JSON.parse(inputsOf("kubernetes:core/v1:ConfigMap").data["agents.json"]);
+    const agents = JSON.parse(inputsOf("kubernetes:core/v1:ConfigMap", "api-agents").data["agents.json"]);
     expect(agents.agents.map((a: { id: string }) => a.id)).toEqual(["support", "docs"]);
     const deployment = inputsOf("kubernetes:apps/v1:Deployment");
     const pod = deployment.spec.template.spec;

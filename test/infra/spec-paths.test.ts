@@ -83,6 +83,9 @@ const rendered = (row: SpecRow) => row.rendered ?? row.path;
 /** The clouds' storage.secret.* is rendered by their storage components, which the stored plans cover. */
 const renderedHere = (row: SpecRow) => !/^storage\.secret\.(cloudb|clouda)\./.test(row.path);
 
+/** A value as rendered: with what the stack appends to the list, when it does. */
+const withAppended = (row: SpecRow, value: unknown) => (row.appended ? [...(value as unknown[]), ...row.appended] : value);
+
 const has = (row: SpecRow, column: keyof SpecRow) => column in row && row[column] !== undefined;
 const withColumn = (column: keyof SpecRow) => SPEC_PATHS.filter((r) => has(r, column)).map((r) => [r.path, r] as const);
 
@@ -104,7 +107,7 @@ describe("spec default renders at the path when the stack leaves it unset", () =
     const got = at(valuesOf(validSpec(baseOf(row, false))), rendered(row));
     if (row.default === CHART) expect(got).toBeUndefined();
     else if (isGenerated(row.default)) expect(got).toEqual(row.default.generated);
-    else expect(got).toEqual(row.default);
+    else expect(got).toEqual(withAppended(row, row.default));
   });
 });
 
@@ -113,7 +116,7 @@ describe("an override is accepted and renders", () => {
     const raw = baseOf(row);
     setPath(raw, row.setAt ?? param(row), row.override);
     const values = valuesOf(validSpec(raw));
-    if (!row.secret && renderedHere(row)) expect(at(values, rendered(row))).toEqual(row.override);
+    if (!row.secret && renderedHere(row)) expect(at(values, rendered(row))).toEqual(withAppended(row, row.override));
   });
 });
 

@@ -14,6 +14,7 @@
  *   `feature` switches a feature on for the override, invalid and required checks only (the
  *   default and the fixed value are checked with the feature as the stack leaves it).
  */
+import { apiScrapeConfig } from "../../infra/api/scrape.js";
 import { ACM_ANNOTATION } from "../../infra/constants.js";
 
 export const CHART = Symbol("left to the chart");
@@ -45,6 +46,8 @@ export interface SpecRow {
   feature?: Edit;
   /** How the required check leaves the value out, when deleting `param` is not how. */
   unset?: Edit;
+  /** Entries the stack adds after a list's own (default or override), e.g. the API's scrape job. */
+  appended?: unknown[];
   note?: string;
   /** Columns that do not apply to the row, each with its reason (NA); the totals count them apart. */
   na?: { override?: string; default?: string };
@@ -408,7 +411,7 @@ add("monitoring.metrics.persistence.enabled", { default: true, override: false, 
 add("monitoring.metrics.persistence.size", { default: "50Gi", override: "99Gi", invalid: "" });
 add("monitoring.metrics.persistence.accessMode", { default: "ReadWriteOnce", override: "ReadWriteMany", invalid: "Shared" });
 add("monitoring.metrics.persistence.storageClass", { default: "", override: "fast", invalid: 3 });
-add("monitoring.metrics.additionalScrapeConfigs", { default: [], override: [{ job_name: "x" }], invalid: "x" });
+add("monitoring.metrics.additionalScrapeConfigs", { default: [], override: [{ job_name: "x" }], invalid: "x", appended: [apiScrapeConfig("agentport")], note: "the API pods' scrape job follows the stack's own" });
 add("monitoring.metrics.externalLabels", { default: {}, override: { cluster: "a" }, invalid: "x" });
 add("monitoring.metrics.remoteWrite.enabled", { default: false, override: true, invalid: "yes" });
 add("monitoring.metrics.remoteWrite.configs", { default: CHART, override: [{ url: "https://metrics.example.org/write" }], invalid: "x", note: "the package's values file supplies the default" });

@@ -211,6 +211,13 @@ describe("stack validation", () => {
     expect(serviceSettings(specOf("prod-aws")).env.CORS_ORIGINS).toBeUndefined();
   });
 
+  it("renders the API's default per-key limits as RATE_LIMIT_RPM and RATE_LIMIT_TPM, positive integers only", () => {
+    expect(paths(issuesOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 0, rateLimitTpm: 1.5 })))).toEqual(["api.rateLimitRpm", "api.rateLimitTpm"]);
+    const env = serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 600, rateLimitTpm: 200_000 }))).env;
+    expect([env.RATE_LIMIT_RPM, env.RATE_LIMIT_TPM]).toEqual(["600", "200000"]);
+    expect(serviceSettings(specOf("prod-aws")).env.RATE_LIMIT_TPM).toBeUndefined();
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";

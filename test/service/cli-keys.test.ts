@@ -10,6 +10,7 @@ import { startServerProcess } from "../helpers/server-process.js";
 import { buildApp } from "../../service/src/app.js";
 import { loadConfig } from "../../service/src/config.js";
 import { openStore } from "../../service/src/store/open.js";
+import { listen, openaiClient } from "../helpers/openai-client.js";
 
 const run = promisify(execFile);
 const TSX = join("node_modules", ".bin", "tsx");
@@ -96,6 +97,54 @@ describe("keys CLI", () => {
     const second = await startServerProcess({ DATA_DIR: dataDir }).catch((e: Error) => e);
     expect(second).toBeInstanceOf(Error);
     expect(String(second)).toContain("server exited early");
+  });
+
+  it("prints usage per key and model through the running server, as a table and as JSON", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentport-cli-"));
+    const t = await buildTestApp("pglite", { DATA_DIR: dataDir });
+    cleanups.push(() => t.close());
+    const baseURL = await listen(t.app);
+    const env = { DATA_DIR: dataDir, JWT_SECRET: t.config.jwtSecret, AGENTPORT_URL: baseURL.replace(/\/v1$/, "") };
+    const alpha = JSON.parse((await keys(env, "create", "--name", "alpha", "--json")).stdout);
+    const beta = JSON.parse((await keys(env, "create", "--name", "beta", "--json")).stdout);
+    const ask = (secret: string, model: string) => openaiClient(baseURL, secret).chat.completions.create({ model, messages: [{ role: "user", content: "Hello" }] });
+    const answers = [await ask(alpha.secret, "agentport/synthetic-20"), await ask(alpha.secret, "agentport/synthetic-20"), await ask(alpha.secret, "agentport/chat:latest"), await ask(beta.secret, "agentport/synthetic-20")];
+    const sum = (i: number[], f: "prompt_tokens" | "completion_tokens") => i.reduce((n, j) => n + answers[j].usage![f], 0);
+
+    const json = JSON.parse((await keys(env, "usage", "--json")).stdout);
+    expect(json.data).toEqual([
+      { api_key_id: alpha.id, name: "alpha", model: "agentport/chat:latest", num_model_requests: 1, input_tokens: sum([2], "prompt_tokens"), output_tokens: sum([2], "completion_tokens") },
+      { api_key_id: alpha.id, name: "alpha", model: "agentport/synthetic-20", num_model_requests: 2, input_tokens: sum([0, 1], "prompt_tokens"), output_tokens: sum([0, 1], "completion_tokens") },
+      { api_key_id: beta.id, name: "beta", model: "agentport/synthetic-20", num_model_requests: 1, input_tokens: sum([3], "prompt_tokens"), output_tokens: sum([3], "completion_tokens") },
+    ]);
+    const text = (await keys(env, "usage", "--days", "1")).stdout;
+    expect(text).toMatch(/KEY\s+NAME\s+MODEL\s+REQUESTS\s+INPUT TOKENS\s+OUTPUT TOKENS/);
+    expect(text).toMatch(new RegExp(`${alpha.id}\\s+alpha\\s+agentport/synthetic-20\\s+2\\s+${sum([0, 1], "prompt_tokens")}\\s+${sum([0, 1], "completion_tokens")}`));
+    // Another project's usage is not this one's.
+    expect((await keys(env, "usage", "--project", "other")).stdout).toContain("No completions in project other");
+  });
+
+  it("prints usage from the PostgreSQL store itself, a deleted key's included", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")), DATABASE_URL: store.url! };
+    const key = JSON.parse((await keys(env, "create", "--name", "gone", "--json")).stdout);
+    const db = await openStore({ databaseUrl: store.url });
+    const app = await buildApp({ config: loadConfig({ ...env, LOG_LEVEL: "silent" }), db, logger: false });
+    cleanups.push(async () => {
+      await app.close();
+      await db.close();
+    });
+    const res = await app.inject({ method: "POST", url: "/v1/chat/completions", headers: { authorization: `Bearer ${key.secret}` }, payload: { model: "agentport/synthetic-20", messages: [{ role: "user", content: "Hello" }] } });
+    await app.usage.flush();
+    await keys(env, "delete", key.id);
+    const { usage } = res.json();
+    expect(JSON.parse((await keys(env, "usage", "--json")).stdout).data).toEqual([
+      { api_key_id: key.id, name: null, model: "agentport/synthetic-20", num_model_requests: 1, input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+    ]);
+    expect((await keys(env, "usage")).stdout).toContain("(deleted)");
+    const err = await keys(env, "usage", "--days", "0").catch((e) => e);
+    expect(err.code).toBe(2);
   });
 
   it("explains usage on a bad command and exits non-zero", async () => {

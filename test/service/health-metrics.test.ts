@@ -37,7 +37,7 @@ describe("health and metrics", () => {
     expect(text).toContain('agentport_chat_completions_total{model="agentport/synthetic-20",mode="stream",outcome="ok"} 1');
     expect(text).not.toContain("not-an-agent"); // unknown models never become series
     expect(text).toContain("agentport_chat_open_streams 0");
-    expect(text).toMatch(/agentport_chat_time_to_first_token_seconds_count 1/);
+    expect(text).toContain(`agentport_chat_time_to_first_token_seconds_count{model="agentport/synthetic-20"} 1`);
     expect(text).toContain("process_resident_memory_bytes");
   });
 

@@ -1,4 +1,5 @@
 /** The monitoring stack, with request defaults per component. */
+import { apiScrapeConfig } from "../../api/scrape.js";
 import { MONITORING_RESOURCES } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
 
@@ -21,7 +22,8 @@ export function monitoringValues({ spec: s, secrets }: ValuesInput): Values {
     monitoring: {
       enabled: m.enabled,
       useTls: m.useTls,
-      metrics: sized(m.metrics, "metrics"),
+      // The stack's own scrape jobs first, then the API pods'.
+      metrics: { ...sized(m.metrics, "metrics"), additionalScrapeConfigs: [...m.metrics.additionalScrapeConfigs, apiScrapeConfig(s.api.namespace)] },
       dashboards: { ...sized(m.dashboards, "dashboards"), adminPassword: secrets.dashboardsAdminPassword },
       logs: sized(m.logs, "logs"),
       logagent: sized(m.logagent, "logagent"),

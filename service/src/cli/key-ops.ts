@@ -1,9 +1,10 @@
-/** The CLI's three operations, either over the running server's HTTP API or on the store itself. */
+/** The CLI's operations, either over the running server's HTTP API or on the store itself. */
 import type { ServiceConfig } from "../config.js";
 import { ApiKeys } from "../domain/api-keys.js";
 import { createdApiKey, projectApiKey } from "../domain/key-presentation.js";
 import { signMemberToken } from "../domain/member-token.js";
 import { openStore, pgliteDirFor } from "../store/open.js";
+import { cursorTime, usageReport, type UsagePage, type UsageResult } from "../domain/usage/usage-report.js";
 
 export type CreatedKey = ReturnType<typeof createdApiKey>;
 export type ListedKey = ReturnType<typeof projectApiKey>;
@@ -13,15 +14,22 @@ export interface KeyOps {
   create(project: string, name: string, expiresAt?: number): Promise<CreatedKey>;
   list(project: string): Promise<ListedKey[]>;
   remove(project: string, id: string): Promise<boolean>;
+  /** Completions usage since `startTime` (Unix seconds) per key and model, one result per day. */
+  usage(project: string, startTime: number): Promise<UsageResult[]>;
   close(): Promise<void>;
 }
+
+/** Days a usage page holds at most (OpenAI's limit for 1d buckets). */
+const DAYS_A_PAGE = 31;
+const results = (page: UsagePage) => page.data.flatMap((bucket) => bucket.results);
 
 const CLI_USER = "cli";
 
 export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
-  async function call(method: string, project: string, path = "", body?: unknown): Promise<Response> {
+  /** `path` is under /v1/organization; the member token is for `project`. */
+  async function call(method: string, project: string, path: string, body?: unknown): Promise<Response> {
     const token = await signMemberToken({ userId: CLI_USER, projectId: project, role: "owner" }, config.jwtSecret, config.jwtAlgorithm, 60);
-    const res = await fetch(`${baseUrl}/v1/organization/projects/${encodeURIComponent(project)}/api_keys${path}`, {
+    const res = await fetch(`${baseUrl}/v1/organization/${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -32,13 +40,14 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
     }
     return res;
   }
+  const keysPath = (project: string, rest = "") => `projects/${encodeURIComponent(project)}/api_keys${rest}`;
   return {
-    create: async (project, name, expiresAt) => (await call("POST", project, "", { name, ...(expiresAt !== undefined && { expires_at: expiresAt }) })).json() as Promise<CreatedKey>,
+    create: async (project, name, expiresAt) => (await call("POST", project, keysPath(project), { name, ...(expiresAt !== undefined && { expires_at: expiresAt }) })).json() as Promise<CreatedKey>,
     async list(project) {
       const all: ListedKey[] = [];
       let after = "";
       for (;;) {
-        const page = (await (await call("GET", project, `?limit=100${after && `&after=${after}`}`)).json()) as {
+        const page = (await (await call("GET", project, keysPath(project, `?limit=100${after && `&after=${after}`}`))).json()) as {
           data: ListedKey[];
           has_more: boolean;
           last_id: string;
@@ -48,7 +57,17 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
         after = page.last_id;
       }
     },
-    remove: async (project, id) => (await call("DELETE", project, `/${encodeURIComponent(id)}`)).ok,
+    remove: async (project, id) => (await call("DELETE", project, keysPath(project, `/${encodeURIComponent(id)}`))).ok,
+    async usage(project, startTime) {
+      const all: UsageResult[] = [];
+      const query = `usage/completions?start_time=${startTime}&bucket_width=1d&group_by=api_key_id,model&limit=${DAYS_A_PAGE}`;
+      for (let page: string | null = ""; page !== null; ) {
+        const answer = (await (await call("GET", project, query + (page && `&page=${page}`))).json()) as UsagePage;
+        all.push(...results(answer));
+        page = answer.next_page;
+      }
+      return all;
+    },
     close: async () => {},
   };
 }
@@ -74,6 +93,16 @@ export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
     },
     // Deleting NOTIFYs the revocation, so replicas on a shared PostgreSQL forget the key at once.
     remove: (project, id) => keys.delete(project, id),
+    async usage(projectId, startTime) {
+      const all: UsageResult[] = [];
+      const endTime = Math.floor(Date.now() / 1000) + 1;
+      for (let from: number | undefined = startTime; from !== undefined; ) {
+        const page = await usageReport(db, { projectId, startTime: from, endTime, width: "1d", limit: DAYS_A_PAGE, groupBy: ["api_key_id", "model"] });
+        all.push(...results(page));
+        from = page.next_page === null ? undefined : cursorTime(page.next_page);
+      }
+      return all;
+    },
     close: () => db.close(),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run keys -- create --name NAME [--project ID] [--json]`, `keys list [--project ID] [--json]`,
- * `keys delete ID [--project ID]`: API keys for bootstrap and scripts.
+ * `keys delete ID [--project ID]`, `keys usage [--days N] [--project ID] [--json]`: API keys and
+ * their completions usage, for bootstrap and scripts.
  *
  * With DATABASE_URL the CLI works on the store directly. With the embedded store, PGlite holds
  * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
@@ -12,13 +13,16 @@ import { loadConfig } from "../config.js";
 import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { runningServer } from "../server-record.js";
 import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
+import { summarize, usageTable } from "./usage-summary.js";
 
 const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--expires-at UNIX_SECONDS] [--client CLIENT] [--json]
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
+       npm run keys -- usage [--days N] [--project ID] [--json]
 
   -n, --name NAME               the new key's name (create)
       --expires-at T            the key is refused after T, Unix seconds (create; default: never)
+      --days N                  usage of the last N days, today included (usage; default: 30)
   -p, --project ID              the project (default: default)
       --client CLIENT           the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
       --json                    print one JSON document
@@ -43,6 +47,7 @@ function parseCommandLine() {
         project: { type: "string", short: "p", default: "default" },
         json: { type: "boolean", default: false },
         client: { type: "string", default: "generic" },
+        days: { type: "string", default: "30" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -75,7 +80,7 @@ async function main(): Promise<void> {
     return;
   }
   const [command, ...rest] = positionals;
-  if (!["create", "list", "delete"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  if (!["create", "list", "delete", "usage"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
   const client = values.client as McpClient;
   if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);
   const config = loadConfig();
@@ -131,6 +136,22 @@ async function main(): Promise<void> {
           process.stdout.write(JSON.stringify({ id, deleted: true }) + "\n");
         } else {
           process.stdout.write(`Revoked API key ${id}: it is refused from the next request on.\n`);
+        }
+        break;
+      }
+      case "usage": {
+        const days = Number(values.days);
+        if (!(Number.isInteger(days) && days > 0)) fail("--days takes a whole number of days, such as 7");
+        const today = Math.floor(Date.now() / 86_400_000) * 86_400;
+        const since = today - (days - 1) * 86_400;
+        const names = new Map((await ops.list(project)).map((k) => [k.id, k.name]));
+        const rows = summarize(await ops.usage(project, since), names);
+        if (values.json) {
+          process.stdout.write(JSON.stringify({ object: "list", start_time: since, data: rows }) + "\n");
+        } else if (rows.length === 0) {
+          process.stdout.write(`No completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)}.\n`);
+        } else {
+          process.stdout.write(`Completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)} (UTC), per key and model:\n\n${usageTable(rows)}\n`);
         }
         break;
       }

@@ -27,9 +27,10 @@ export default fp<AgentsPluginOptions>(
       env,
       // The files module is registered first: `files` agents search through it.
       fileSearch: app.files.search,
+      onUpstreamError: app.metrics.upstreamError,
     });
     app.decorate("agents", registry);
     app.addHook("onClose", () => registry.close());
   },
-  { name: "agents", dependencies: ["files"] },
+  { name: "agents", dependencies: ["files", "metrics"] },
 );

@@ -44,8 +44,10 @@ export default fp(
       if (result.isAllowed) return;
       const reset = resetDuration(result.ttl);
       void reply.headers({ "x-ratelimit-limit-requests": String(limit), "x-ratelimit-remaining-requests": String(result.remaining), "x-ratelimit-reset-requests": reset });
-      if (result.isExceeded) throw keyRateLimited(limit, reset, result.ttlInSeconds);
+      if (!result.isExceeded) return;
+      app.metrics.rateLimited("requests");
+      throw keyRateLimited(limit, reset, result.ttlInSeconds);
     });
   },
-  { name: "rate-limit", dependencies: ["api-keys", "redis"] },
+  { name: "rate-limit", dependencies: ["api-keys", "redis", "metrics"] },
 );

@@ -48,7 +48,9 @@ export default fp(
       }
       const reset = resetDuration(resetMs);
       void reply.headers({ "x-ratelimit-limit-tokens": String(limit), "x-ratelimit-remaining-tokens": String(Math.max(0, limit - used)), "x-ratelimit-reset-tokens": reset });
-      if (used >= limit) throw keyTokensRateLimited(limit, used, reset, Math.max(1, Math.ceil(resetMs / 1000)));
+      if (used < limit) return;
+      app.metrics.rateLimited("tokens");
+      throw keyTokensRateLimited(limit, used, reset, Math.max(1, Math.ceil(resetMs / 1000)));
     });
 
     app.decorate("spendKeyTokens", (request: FastifyRequest, tokens: number) => {
@@ -58,5 +60,5 @@ export default fp(
       });
     });
   },
-  { name: "token-limit", dependencies: ["api-keys", "redis"] },
+  { name: "token-limit", dependencies: ["api-keys", "redis", "metrics"] },
 );

@@ -8,7 +8,7 @@ import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
 import { fromStream } from "./llm-stream.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
-import { connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk } from "./upstream-wire.js";
+import { connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 export interface Upstream {
   /** Base URL without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
@@ -16,6 +16,8 @@ export interface Upstream {
   apiKey?: string;
   /** Shared keep-alive connection pool. */
   dispatcher: Dispatcher;
+  /** Told of each failed call (the metrics). */
+  onError?: UpstreamErrorListener;
 }
 
 function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): string {
@@ -39,6 +41,7 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
   const url = `${upstream.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
+  const onError = upstream.onError ?? (() => {});
 
   /** Sends the request; resolves once the upstream answered 2xx with its headers. */
   async function send(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<Dispatcher.ResponseData> {
@@ -53,9 +56,10 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
       });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      throw connectFailure(err);
+      throw connectFailure(err, onError);
     }
     if (res.statusCode >= 400) {
+      onError(String(res.statusCode));
       const detail = (await res.body.json().catch(() => undefined)) as UpstreamChunk | undefined;
       ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: detail?.error?.code ?? null }, "upstream refused the request");
       const retryAfter = res.headers["retry-after"];
@@ -68,20 +72,24 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
     ...info,
     // One generator per call, no delegation: every event costs one hop to the caller.
     run: (request, ctx) =>
-      request.stream === false ? fromJson(() => send(request, ctx, false), request) : fromStream(() => send(request, ctx, true), request, ctx),
+      request.stream === false ? fromJson(() => send(request, ctx, false), request, onError) : fromStream(() => send(request, ctx, true), request, ctx, onError),
   };
 }
 
-async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest): AsyncGenerator<AgentEvent> {
+async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, onError: UpstreamErrorListener): AsyncGenerator<AgentEvent> {
   const res = await send();
   let json: UpstreamChunk;
   try {
     json = (await res.body.json()) as UpstreamChunk;
   } catch {
+    onError("bad_response");
     throw upstreamFailed("its response was not valid JSON");
   }
   const choice = json.choices?.[0];
-  if (!choice?.message) throw upstreamFailed("its response had no choices");
+  if (!choice?.message) {
+    onError("bad_response");
+    throw upstreamFailed("its response had no choices");
+  }
   const content = choice.message.content ?? "";
   if (content) yield { type: "content", text: content };
   if (choice.message.tool_calls?.length) yield { type: "tool_calls", toolCalls: choice.message.tool_calls };

@@ -4,7 +4,7 @@ import { ApiError, upstreamFailed } from "../../errors.js";
 import { contentOnly } from "./content-delta.js";
 import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
-import { connectFailure, usageEvent, type FinishReason, type UpstreamChunk } from "./upstream-wire.js";
+import { connectFailure, usageEvent, type FinishReason, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 /** What one upstream stream chunk contributes; content deltas that arrived together become one. */
 class StreamState {
@@ -59,7 +59,12 @@ class StreamState {
   }
 }
 
-export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
+export async function* fromStream(
+  send: () => Promise<Dispatcher.ResponseData>,
+  request: ChatRequest,
+  ctx: AgentContext,
+  onError: UpstreamErrorListener,
+): AsyncGenerator<AgentEvent> {
   const res = await send();
   const decoder = new SseReader();
   const state = new StreamState(ctx);
@@ -69,13 +74,18 @@ export async function* fromStream(send: () => Promise<Dispatcher.ResponseData>, 
     }
     for (const event of state.events(decoder.end())) yield event;
   } catch (err) {
-    if (ctx.signal.aborted || err instanceof ApiError) throw err;
-    throw err instanceof SyntaxError ? upstreamFailed("its stream carried invalid JSON") : connectFailure(err);
+    if (ctx.signal.aborted) throw err;
+    if (!(err instanceof ApiError || err instanceof SyntaxError)) throw connectFailure(err, onError);
+    onError("bad_response");
+    throw err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");
   } finally {
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
     if (!res.body.readableEnded) res.body.destroy();
   }
-  if (!state.done && !state.finish) throw upstreamFailed("its stream ended before the answer was complete");
+  if (!state.done && !state.finish) {
+    onError("bad_response");
+    throw upstreamFailed("its stream ended before the answer was complete");
+  }
   yield await usageEvent(state.usage, request, state.chars);
   yield { type: "finish", reason: state.finish ?? "stop" };
 }

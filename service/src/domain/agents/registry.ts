@@ -9,6 +9,7 @@ import { filesAgent } from "./files-agent.js";
 import { llmAgent } from "./llm-agent.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
+import type { UpstreamErrorListener } from "./upstream-wire.js";
 
 export interface RegistryOptions {
   /** Model id prefix (MODEL_PREFIX). */
@@ -22,6 +23,8 @@ export interface RegistryOptions {
   env: Record<string, string | undefined>;
   /** Ranked retrieval over a project's files, for `files` agents; without it they say none is available. */
   fileSearch?: FileSearch;
+  /** Told of every failed upstream call of `llm` agents (the metrics). */
+  onUpstreamError?: UpstreamErrorListener;
 }
 
 const OFFLINE_PREFACE =
@@ -62,7 +65,7 @@ export class ConfiguredAgents implements AgentRegistry {
         if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
         else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
         if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
-        if (baseUrl) agent = llmAgent(info, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher });
+        if (baseUrl) agent = llmAgent(info, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }

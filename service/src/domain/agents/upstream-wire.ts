@@ -15,10 +15,18 @@ export interface UpstreamChunk {
   error?: { message?: string; code?: string | null; param?: string | null };
 }
 
+/**
+ * Told of each failed upstream call, for the metrics: the upstream's HTTP status, `timeout` or
+ * `connection` when no answer came, `bad_response` when an answer broke off or could not be read.
+ */
+export type UpstreamErrorListener = (status: string) => void;
+
 /** Network failures name the failure class only: never the upstream's key or response body. */
-export function connectFailure(err: unknown): Error {
+export function connectFailure(err: unknown, onError: UpstreamErrorListener): Error {
   const code = (err as { code?: string }).code;
-  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return upstreamTimeout(`no answer (${code})`);
+  const timeout = code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT";
+  onError(timeout ? "timeout" : "connection");
+  if (timeout) return upstreamTimeout(`no answer (${code})`);
   return upstreamFailed(code ? `could not reach it (${code})` : "could not reach it");
 }
 

@@ -28,6 +28,14 @@ export interface UsageRecord {
   outputTokens: number;
 }
 
+const sumsId = (minuteMs: number, projectId: string, keyId: string, model: string) => `${minuteMs}\n${projectId}\n${keyId}\n${model}`;
+
+function addTo(sums: Sums, requests: number, inputTokens: number, outputTokens: number): void {
+  sums.requests += requests;
+  sums.inputTokens += inputTokens;
+  sums.outputTokens += outputTokens;
+}
+
 export class UsageMeter {
   private pending = new Map<string, Sums>();
   private timer?: NodeJS.Timeout;
@@ -48,18 +56,23 @@ export class UsageMeter {
     await this.flush().catch(() => {}); // the store may already be gone: nothing else to do
   }
 
-  /** One completed request. */
+  /**
+   * One completed request. Its sums object is built field by field, and only for a new row: with
+   * an object spread of the record this took ~2.3 µs, a twentieth of a chat request's CPU time.
+   */
   record(usage: UsageRecord, atMs = Date.now()): void {
-    this.add({ ...usage, minuteMs: atMs - (atMs % MINUTE_MS), requests: 1 });
+    const minuteMs = atMs - (atMs % MINUTE_MS);
+    const known = this.pending.get(sumsId(minuteMs, usage.projectId, usage.keyId, usage.model));
+    if (known) return void addTo(known, 1, usage.inputTokens, usage.outputTokens);
+    const { projectId, keyId, model, inputTokens, outputTokens } = usage;
+    this.add({ projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens });
   }
 
   private add(sums: Sums): void {
-    const id = `${sums.minuteMs}\n${sums.projectId}\n${sums.keyId}\n${sums.model}`;
+    const id = sumsId(sums.minuteMs, sums.projectId, sums.keyId, sums.model);
     const known = this.pending.get(id);
     if (!known) return void this.pending.set(id, sums);
-    known.requests += sums.requests;
-    known.inputTokens += sums.inputTokens;
-    known.outputTokens += sums.outputTokens;
+    addTo(known, sums.requests, sums.inputTokens, sums.outputTokens);
   }
 
   /** Adds the sums collected so far to the store; on failure they are kept for the next flush. */

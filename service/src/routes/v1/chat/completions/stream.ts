@@ -27,18 +27,15 @@ export async function streamCompletion(
 
   const metrics = request.server.chatMetrics;
   metrics.streamOpened();
+  const timing = metrics.streamTiming(agent.modelId);
   let outcome: ChatOutcome = "ok";
-  let firstTokenSeen = false;
   let usage: Usage | undefined;
   try {
     sse.data(chunks.role());
     for await (const event of run.events) {
       let ok: boolean;
       if (event.type === "content") {
-        if (!firstTokenSeen) {
-          firstTokenSeen = true;
-          metrics.firstToken(reply.elapsedTime / 1000);
-        }
+        timing.token(reply.elapsedTime);
         ok = sse.data(chunks.content(event.text));
       } else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
       else if (event.type === "usage") {
