@@ -11,6 +11,7 @@ import { validatorCompiler } from "./validation.js";
 import { invalidParam } from "./errors.js";
 import { sendApiError, toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
+import { batchedStdout } from "./http/log-destination.js";
 import { AccessLog } from "./http/access-log.js";
 import { RequestCounts } from "./metrics/request-counts.js";
 import { useDepthCheckedJson } from "./http/json-body.js";
@@ -80,7 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Counted where the access line is written: no hook per response (metrics/request-counts.ts).
   const requests = new RequestCounts();
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
+    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, stream: batchedStdout() },
     bodyLimit: config.jsonBodyLimit,
     logController: new AccessLog(requests),
     requestIdHeader: false, // genReqId reads and checks it

@@ -3,6 +3,7 @@
  * SIGTERM/SIGINT: stop accepting, let in-flight responses and streams finish within
  * SHUTDOWN_GRACE_SECONDS, then end whatever is left and exit.
  */
+import type { Logger } from "pino";
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { onParentExit } from "./parent-watch.js";
@@ -37,6 +38,8 @@ app.log.info(
   { store: app.db.kind, blobStore: config.blob.kind, keys: Number(count) },
   `agentport API on ${config.publicUrl}/v1 — create a key with: npm run keys -- create --name my-app`,
 );
+// Lines are written in batches (http/log-destination.ts): the ones saying the server is up go now.
+(app.log as Logger).flush();
 
 let stopping = false;
 async function shutdown(signal: string) {
