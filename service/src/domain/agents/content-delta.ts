@@ -4,6 +4,7 @@
  * calls, finish reason, usage, error, unusual layout) returns undefined and is parsed in full.
  */
 const MARK = '"delta":{"content":"';
+const FINISH = '"finish_reason":';
 
 export function contentOnly(data: string): string | undefined {
   const at = data.indexOf(MARK);
@@ -25,6 +26,9 @@ export function contentOnly(data: string): string | undefined {
   // The delta holds the content alone; outside string values quotes are never escaped, so these
   // markers cannot come from the text itself.
   if (close < 0 || data.charCodeAt(close + 1) !== 125) return undefined;
-  if (!data.includes('"finish_reason":null') || data.includes('"usage":{') || data.includes('"error"') || data.includes('"tool_calls"')) return undefined;
+  // One choice, not finished: a second choice may finish in the same chunk.
+  const finish = data.indexOf(FINISH);
+  if (finish < 0 || !data.startsWith("null", finish + FINISH.length) || data.indexOf(FINISH, finish + 1) >= 0) return undefined;
+  if (data.includes('"usage":{') || data.includes('"error"') || data.includes('"tool_calls"')) return undefined;
   return escaped ? (JSON.parse(data.slice(open, close + 1)) as string) : data.slice(open + 1, close);
 }
