@@ -5,7 +5,6 @@
 import type { Dispatcher } from "undici";
 import { ApiError, upstreamFailed } from "../../errors.js";
 import { membersAfterHead } from "./answer-members.js";
-import { contentOnly } from "./content-delta.js";
 import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
 import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
@@ -37,16 +36,11 @@ class StreamState {
         this.done = true;
         continue;
       }
-      // Most chunks are one content delta: read without a parse, relayed without a stringify.
-      const fast = contentOnly(data);
+      // Parsed to be read (a parse of a chunk costs less than picking its text out by hand), relayed
+      // as the upstream wrote it: no stringify.
+      const chunk = JSON.parse(data) as UpstreamChunk;
       const members = membersAfterHead(data);
       if (members === undefined) throw new SyntaxError("not a JSON object");
-      if (fast !== undefined) {
-        text += fast;
-        chunks.push(members);
-        continue;
-      }
-      const chunk = JSON.parse(data) as UpstreamChunk;
       if (chunk.error) {
         this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
         throw upstreamFailed("its stream reported an error");
