@@ -1,9 +1,11 @@
 /**
- * A local OpenAI-compatible upstream for `llm` agent tests. The upstream model name picks the
- * behaviour: "echo" answers with the last user message, "tools" calls a tool, "fail" answers 500,
+ * A local OpenAI-compatible upstream for `llm` agent tests, answering in the shape OpenAI's current
+ * API does (system_fingerprint, service_tier, per-choice logprobs). The upstream model name picks the
+ * behaviour: "echo" answers with the last user message (`n` choices, with log probabilities when
+ * asked), "tools" calls a tool, "refuse" refuses, "fail" answers 500,
  * "break" streams two chunks then drops the connection, "hang" streams a role chunk then waits,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
- * It records every request and whether the client aborted it.
+ * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,6 +19,8 @@ export interface StubRequest {
     messages: Array<{ role: string; content: unknown }>;
     [key: string]: unknown;
   };
+  /** The response body as written (JSON, or the SSE text). */
+  answer: string;
   /** Resolves when the client went away before the response ended. */
   aborted: Promise<void>;
   wasAborted: boolean;
@@ -29,10 +33,20 @@ export interface UpstreamStub {
 }
 
 const UPSTREAM_ID = "chatcmpl-upstream-id";
+export const STUB_FINGERPRINT = "fp_stub_1";
+const head = (model: string, object: string) => ({ id: UPSTREAM_ID, object, created: 1, model, service_tier: "default", system_fingerprint: STUB_FINGERPRINT });
 
-function chunk(model: string, delta: object, finish: string | null = null): string {
-  return `data: ${JSON.stringify({ id: UPSTREAM_ID, object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+function chunk(model: string, delta: object, finish: string | null = null, index = 0, logprobs: object | null = null): string {
+  return `data: ${JSON.stringify({ ...head(model, "chat.completion.chunk"), choices: [{ index, delta, logprobs, finish_reason: finish }], usage: null })}\n\n`;
 }
+
+/** OpenAI's per-token log probabilities, with `top` alternatives each. */
+function logprobsOf(tokens: string[], top: number): object {
+  const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token)] });
+  return { content: tokens.map((t, i) => ({ ...entry(t, -0.25 * (i + 1)), top_logprobs: Array.from({ length: top }, (_, k) => entry(`${t}~${k}`, -1 - k)) })), refusal: null };
+}
+
+const REFUSAL = "I can't help with that.";
 
 function lastUser(body: StubRequest["body"]): string {
   const m = [...body.messages].reverse().find((x) => x.role === "user");
@@ -53,39 +67,49 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     res.end(JSON.stringify({ error: { message: "Incorrect API key provided: sk-upstream-secret", type: "server_error", code: "boom" } }));
     return;
   }
-  const text = `echo: ${lastUser(req.body)}`;
+  // Choice 0 echoes; each further choice says which it is.
+  const texts = Array.from({ length: Number(req.body.n ?? 1) }, (_, i) => `echo${i ? ` ${i + 1}` : ""}: ${lastUser(req.body)}`);
+  const text = texts[0];
+  const top = req.body.logprobs === true ? Number(req.body.top_logprobs ?? 0) : undefined;
+  const words = (t: string) => t.split(/(?= )/);
   // "hang" never answers a JSON request, and streams only its role chunk.
   if (model === "hang" && !stream) return;
   const toolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+  const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
   if (!stream) {
-    const message = model === "tools" ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: text };
+    const choices =
+      model === "tools"
+        ? [{ index: 0, message: { role: "assistant", content: null, refusal: null, tool_calls: [toolCall] }, logprobs: null, finish_reason: "tool_calls" }]
+        : model === "refuse"
+          ? [{ index: 0, message: { role: "assistant", content: null, refusal: REFUSAL }, logprobs: null, finish_reason: "stop" }]
+          : texts.map((t, index) => ({ index, message: { role: "assistant", content: t, refusal: null, annotations: [] }, logprobs: top === undefined ? null : logprobsOf(words(t), top), finish_reason: "stop" }));
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(
-      JSON.stringify({
-        id: UPSTREAM_ID,
-        object: "chat.completion",
-        created: 1,
-        model,
-        choices: [{ index: 0, message, finish_reason: model === "tools" ? "tool_calls" : "stop" }],
-        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
-      }),
-    );
+    res.end(JSON.stringify({ ...head(model, "chat.completion"), choices, usage }));
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
-  res.write(chunk(model, { role: "assistant", content: "" }));
+  for (let i = 0; i < texts.length; i++) res.write(chunk(model, { role: "assistant", content: "", refusal: null }, null, i));
   if (model === "hang") return;
-  if (model === "tools") {
+  if (model === "refuse") {
+    for (const part of words(REFUSAL)) res.write(chunk(model, { refusal: part }));
+    res.write(chunk(model, {}, "stop"));
+  } else if (texts.length > 1) {
+    // Several choices: their deltas interleave, one choice a chunk, as OpenAI sends them.
+    const all = texts.map(words);
+    for (let w = 0; w < Math.max(...all.map((x) => x.length)); w++) {
+      all.forEach((ws, i) => ws[w] !== undefined && res.write(chunk(model, { content: ws[w] }, null, i, top === undefined ? null : logprobsOf([ws[w]], top))));
+    }
+    texts.forEach((_, i) => res.write(chunk(model, {}, "stop", i)));
+  } else if (model === "tools") {
     res.write(chunk(model, { tool_calls: [{ index: 0, ...toolCall, function: { name: "get_weather", arguments: "" } }] }));
     res.write(chunk(model, { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
     res.write(chunk(model, {}, "tool_calls"));
   } else {
     // Split across writes, and one event split mid-line, as real networks do. "paced" waits
     // between deltas, as a model generating tokens does, so each arrives in a read of its own.
-    const words = text.split(/(?= )/);
-    for (const w of words) {
+    for (const w of words(text)) {
       if (model === "paced") await new Promise((r) => setTimeout(r, 20));
-      res.write(chunk(model, { content: w }));
+      res.write(chunk(model, { content: w }, null, 0, top === undefined ? null : logprobsOf([w], top)));
     }
     if (model === "break") {
       // Cut the connection once the deltas are out, mid-response.
@@ -96,7 +120,7 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     res.write(last.slice(0, 20));
     res.write(last.slice(20));
   }
-  res.write(`data: ${JSON.stringify({ id: UPSTREAM_ID, object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`);
+  res.write(`data: ${JSON.stringify({ ...head(model, "chat.completion.chunk"), choices: [], usage })}\n\n`);
   res.end("data: [DONE]\n\n");
 }
 
@@ -110,8 +134,20 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
       headers: req.headers,
       body: JSON.parse(Buffer.concat(parts).toString("utf8")),
       aborted: new Promise<void>((resolve) => (markAborted = resolve)),
+      answer: "",
       wasAborted: false,
     };
+    // What the stub answered, exactly as it went out.
+    const write = res.write.bind(res) as (chunk: string, cb?: () => void) => boolean;
+    res.write = ((chunk: string, cb?: () => void) => {
+      record.answer += chunk;
+      return write(chunk, cb);
+    }) as typeof res.write;
+    const end = res.end.bind(res) as (chunk?: string) => ServerResponse;
+    res.end = ((chunk?: string) => {
+      if (typeof chunk === "string") record.answer += chunk;
+      return end(chunk);
+    }) as typeof res.end;
     requests.push(record);
     res.on("close", () => {
       if (!res.writableFinished) {

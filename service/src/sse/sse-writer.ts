@@ -50,6 +50,11 @@ export class SseWriter {
     this.heartbeat.unref();
   }
 
+  /** Sends the headers now, before any event: a relayed stream's first chunk may be a while. */
+  open(): void {
+    this.res.flushHeaders();
+  }
+
   /** True once the client has gone or the response has ended: nothing more can be written. */
   get closed(): boolean {
     return this.clientGone || this.res.writableEnded;

@@ -111,10 +111,29 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     expect((await post({ ...ok, n: 1, stream_options: null })).statusCode).toBe(200);
   });
 
-  it("400 on n other than 1", async () => {
+  it("400 on n other than 1: an offline agent answers once", async () => {
     const res = await post({ ...ok, n: 2 });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toEqual({ message: "Invalid value for 'n': only 1 is supported (got 2).", type: "invalid_request_error", param: "n", code: "unsupported_value" });
+    expect(res.json().error).toEqual({
+      message: "Invalid value for 'n': only 1 is supported by this model, a synthetic agent (got 2).",
+      type: "invalid_request_error",
+      param: "n",
+      code: "unsupported_value",
+    });
+  });
+
+  it("400 unsupported_parameter naming what an offline answer could not carry: log probabilities, audio", async () => {
+    for (const [extra, param] of [
+      [{ logprobs: true }, "logprobs"],
+      [{ top_logprobs: 3 }, "top_logprobs"],
+      [{ modalities: ["text", "audio"] }, "modalities"],
+      [{ audio: { voice: "alloy", format: "wav" } }, "audio"],
+    ] as const) {
+      const res = await post({ ...ok, ...extra });
+      expect(res.statusCode, param).toBe(400);
+      expect(res.json().error).toMatchObject({ type: "invalid_request_error", param, code: "unsupported_parameter" });
+    }
+    expect((await post({ ...ok, logprobs: false, top_logprobs: 0 })).statusCode).toBe(200);
   });
 
   it("400 on tools sent to an agent that is not an upstream LLM", async () => {

@@ -1,11 +1,14 @@
 /**
  * `llm`: forwards the conversation to an upstream OpenAI-compatible endpoint with the agent's
- * system prompt and upstream model. Streams pass through as events; failures become 502
- * `upstream_error` without the upstream's key or body; a caller that goes away aborts the call.
+ * system prompt and upstream model, with every other field of the request as sent. The answer is
+ * relayed as the upstream wrote it (all choices, tool calls, logprobs, refusal, fingerprint), the
+ * caller putting its own id, model and created in front; failures become 502 `upstream_error`
+ * without the upstream's key or body; a caller that goes away aborts the call.
  */
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
+import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
 import { connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
@@ -24,16 +27,12 @@ function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): str
   const messages: ChatMessage[] = spec.system_prompt
     ? [{ role: "system", content: spec.system_prompt }, ...request.messages]
     : request.messages;
-  const body: Record<string, unknown> = { ...request.passthrough, model: spec.model, messages, stream };
-  if (stream) body.stream_options = { include_usage: true };
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.top_p !== undefined) body.top_p = request.top_p;
-  if (request.max_tokens !== undefined && body.max_completion_tokens === undefined) body.max_tokens = request.max_tokens;
-  if (request.stop !== undefined) body.stop = request.stop;
-  if (request.user !== undefined) body.user = request.user;
-  if (request.metadata !== undefined) body.metadata = request.metadata;
-  if (request.tools !== undefined) body.tools = request.tools;
-  if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
+  // Every field the client sent goes as it is: the upstream knows them all.
+  const body: Record<string, unknown> = { ...request.fields, model: spec.model, messages, stream };
+  // The usage is always asked for (metering, token limits); whether the client sees it is its choice.
+  if (stream) body.stream_options = { ...(request.fields?.stream_options as object | null | undefined), include_usage: true };
+  // Upstreams refuse both limits at once; the current name wins, as it does for offline agents.
+  if (body.max_completion_tokens != null) body.max_tokens = undefined;
   return JSON.stringify(body);
 }
 
@@ -78,21 +77,22 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
 
 async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, onError: UpstreamErrorListener): AsyncGenerator<AgentEvent> {
   const res = await send();
+  let text: string;
   let json: UpstreamChunk;
   try {
-    json = (await res.body.json()) as UpstreamChunk;
+    text = await res.body.text();
+    json = JSON.parse(text) as UpstreamChunk;
   } catch {
     onError("bad_response");
     throw upstreamFailed("its response was not valid JSON");
   }
-  const choice = json.choices?.[0];
-  if (!choice?.message) {
+  const members = membersAfterHead(text);
+  if (!Array.isArray(json.choices) || !json.choices.length || members === undefined) {
     onError("bad_response");
     throw upstreamFailed("its response had no choices");
   }
-  const content = choice.message.content ?? "";
-  if (content) yield { type: "content", text: content };
-  if (choice.message.tool_calls?.length) yield { type: "tool_calls", toolCalls: choice.message.tool_calls };
+  let content = "";
+  for (const choice of json.choices) content += choice.message?.content ?? "";
+  yield { type: "completion", members, text: content };
   yield await usageEvent(json.usage, request, content);
-  yield { type: "finish", reason: choice.finish_reason ?? "stop" };
 }

@@ -1,15 +1,22 @@
-/** Reads an upstream's SSE answer into agent events. */
+/**
+ * Relays an upstream's SSE answer: each chunk's members after its head, as the upstream wrote them,
+ * with what the caller accounts for read on the way (content, finish, usage, errors).
+ */
 import type { Dispatcher } from "undici";
 import { ApiError, upstreamFailed } from "../../errors.js";
-import { contentOnly } from "./content-delta.js";
+import { membersAfterHead } from "./answer-members.js";
 import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
-import { connectFailure, usageEvent, type FinishReason, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
-/** What one upstream stream chunk contributes; content deltas that arrived together become one. */
+const NONE: AgentEvent[] = [];
+
+/** What the chunks of one network read contribute; they leave together as one event. */
 class StreamState {
-  finish?: FinishReason;
+  finished = false;
   usage: UpstreamChunk["usage"];
+  /** The upstream's usage chunk (choices empty), held back: the client sees it only if it asked. */
+  usageChunk?: string;
   chars = 0;
   done = false;
 
@@ -19,7 +26,7 @@ class StreamState {
   }
 
   events(items: SseItem[]): AgentEvent[] {
-    const out: AgentEvent[] = [];
+    const chunks: string[] = [];
     let text = "";
     for (const item of items) {
       if (item.kind === "comment") continue; // an upstream's keep-alive
@@ -29,33 +36,31 @@ class StreamState {
         this.done = true;
         continue;
       }
-      const fast = contentOnly(data);
-      if (fast !== undefined) {
-        text += fast;
-        continue;
-      }
+      // Parsed to be read (a parse of a chunk costs less than picking its text out by hand), relayed
+      // as the upstream wrote it: no stringify.
       const chunk = JSON.parse(data) as UpstreamChunk;
+      const members = membersAfterHead(data);
+      if (members === undefined) throw new SyntaxError("not a JSON object");
       if (chunk.error) {
         this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
         throw upstreamFailed("its stream reported an error");
       }
-      if (chunk.usage) this.usage = chunk.usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta;
-      if (delta?.content) text += delta.content;
-      if (delta?.tool_calls?.length) {
-        if (text) out.push({ type: "content", text });
-        text = "";
-        out.push({ type: "tool_calls", toolCalls: delta.tool_calls });
+      if (chunk.usage) {
+        this.usage = chunk.usage;
+        if (!chunk.choices?.length) {
+          this.usageChunk = members;
+          continue;
+        }
       }
-      if (choice.finish_reason) this.finish = choice.finish_reason;
+      for (const choice of chunk.choices ?? []) {
+        if (choice.delta?.content) text += choice.delta.content;
+        if (choice.finish_reason) this.finished = true;
+      }
+      chunks.push(members);
     }
-    if (text) {
-      this.chars += text.length;
-      out.push({ type: "content", text });
-    }
-    return out;
+    if (!chunks.length) return NONE;
+    this.chars += text.length;
+    return [{ type: "chunks", chunks, text }];
   }
 }
 
@@ -82,10 +87,11 @@ export async function* fromStream(
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
     if (!res.body.readableEnded) res.body.destroy();
   }
-  if (!state.done && !state.finish) {
+  if (!state.done && !state.finished) {
     onError("bad_response");
     throw upstreamFailed("its stream ended before the answer was complete");
   }
-  yield await usageEvent(state.usage, request, state.chars);
-  yield { type: "finish", reason: state.finish ?? "stop" };
+  const usage = await usageEvent(state.usage, request, state.chars);
+  if (state.usageChunk !== undefined) usage.chunk = state.usageChunk;
+  yield usage;
 }

@@ -15,20 +15,16 @@ export interface ChatMessage {
   tool_call_id?: string;
 }
 
-/** What an agent is asked: the conversation plus the optional OpenAI fields it may honour. */
+/** What an agent is asked: the conversation plus the OpenAI fields it may honour. */
 export interface ChatRequest {
   messages: ChatMessage[];
-  temperature?: number;
-  top_p?: number;
+  /** Most tokens to generate (offline agents honour it; an `llm` agent's upstream gets the fields as sent). */
   max_tokens?: number;
-  stop?: string | string[];
-  user?: string;
-  metadata?: Record<string, string>;
-  /** Passed through to `llm` agents' upstream; other kinds refuse requests that carry tools. */
-  tools?: unknown[];
-  tool_choice?: unknown;
-  /** Other upstream fields an `llm` agent forwards as they are (e.g. seed, presence_penalty). */
-  passthrough?: Record<string, unknown>;
+  /**
+   * The request's other fields, as the client sent them: an `llm` agent forwards every one to its
+   * upstream (model, messages and stream are its own); other kinds never read them.
+   */
+  fields?: Record<string, unknown>;
   /**
    * `false` when the caller collects the whole answer before replying: an `llm` agent then asks its
    * upstream for one JSON response instead of a stream. Absent means streaming.
@@ -36,15 +32,32 @@ export interface ChatRequest {
   stream?: boolean;
 }
 
+/**
+ * Offline agents yield content and tool_calls, then usage, then finish. An `llm` agent relays its
+ * upstream's own answer instead: `chunks` (a stream) or one `completion` (a JSON reply), then usage;
+ * the upstream's chunks already carry the role and the finish reason.
+ */
 export type AgentEvent =
   /** A fragment of the answer's text. */
   | { type: "content"; text: string }
-  /** Tool-call deltas from an upstream model, forwarded as OpenAI sends them. */
+  /** Tool-call deltas, as OpenAI sends them. */
   | { type: "tool_calls"; toolCalls: unknown[] }
-  /** Token counts; sent once, before the stream ends. */
-  | { type: "usage"; promptTokens: number; completionTokens: number }
+  /**
+   * Upstream chat.completion.chunk payloads that arrived together, each as its JSON members after
+   * id, object, created and model (the caller writes its own head); `text` is the content they carry.
+   */
+  | { type: "chunks"; chunks: string[]; text: string }
+  /** An upstream's whole chat.completion, as its members after the head; `text` is its content. */
+  | { type: "completion"; members: string; text: string }
+  /**
+   * Token counts; sent once, before the stream ends. `chunk`: the upstream's own usage chunk (its
+   * members after the head), for callers whose client asked for one.
+   */
+  | { type: "usage"; promptTokens: number; completionTokens: number; chunk?: string }
   /** The answer is complete. */
   | { type: "finish"; reason: "stop" | "length" | "tool_calls" | "content_filter" };
+
+export type UsageEvent = Extract<AgentEvent, { type: "usage" }>;
 
 export interface AgentContext {
   projectId: string;

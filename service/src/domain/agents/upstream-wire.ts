@@ -1,7 +1,7 @@
 /** Upstream wire shapes and the helpers both reply forms (JSON, stream) share. */
 import { upstreamFailed, upstreamMisconfigured, upstreamRateLimited, upstreamRejected, upstreamTimeout, type ApiError } from "../../errors.js";
 import { tokenCounter } from "./tokens.js";
-import type { AgentEvent, ChatRequest } from "./types.js";
+import type { ChatRequest, UsageEvent } from "./types.js";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 export interface UpstreamChoice {
@@ -50,7 +50,7 @@ export function upstreamRefusal(status: number, body: UpstreamChunk | undefined,
  * and a JSON answer by the tokenizer, a streamed answer (whose text is not kept) at 4 characters
  * a token.
  */
-export async function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): Promise<AgentEvent> {
+export async function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): Promise<UsageEvent> {
   if (usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined) {
     return { type: "usage", promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
   }

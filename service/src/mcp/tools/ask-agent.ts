@@ -61,13 +61,15 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
           // Without a progress token nobody watches the stream: an llm agent may ask its upstream for one reply.
           const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
           for await (const event of agent.run(request, { projectId: principal.projectId, signal, log: deps.log })) {
-            if (event.type !== "content") continue;
-            answer += event.text;
+            // An llm agent relays its upstream's answer: its text is read off the way.
+            const text = event.type === "content" || event.type === "chunks" || event.type === "completion" ? event.text : "";
+            if (!text) continue;
+            answer += text;
             fragments++;
             if (progressToken !== undefined) {
               await extra.sendNotification({
                 method: "notifications/progress",
-                params: { progressToken, progress: fragments, message: event.text },
+                params: { progressToken, progress: fragments, message: text },
               });
             }
           }

@@ -1,6 +1,7 @@
 /**
  * Serialized chat.completion.chunk payloads for one response. The fixed head (id, created, model)
- * is built once; each chunk appends only its delta, so the hot path stringifies just the text.
+ * is built once; each chunk appends only its delta, so the hot path stringifies just the text, or,
+ * for an upstream's relayed chunk, nothing at all.
  */
 import { randomBytes } from "node:crypto";
 
@@ -25,11 +26,19 @@ export interface Usage {
 export class ChunkWriter {
   private readonly head: string;
   private readonly usageHead: string;
+  /** Our head alone, before a relayed chunk's own members. */
+  private readonly ours: string;
 
   constructor(id: string, created: number, model: string) {
-    const common = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":`;
+    this.ours = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)}`;
+    const common = this.ours + `,"system_fingerprint":null,"choices":`;
     this.head = common + `[{"index":0,"delta":`;
     this.usageHead = common + `[],"usage":`;
+  }
+
+  /** An upstream's chunk under our head: its members after the head, as it sent them. */
+  relay(members: string): string {
+    return members ? this.ours + "," + members + "}" : this.ours + "}";
   }
 
   role(): string {
@@ -51,4 +60,9 @@ export class ChunkWriter {
   usage(usage: Usage): string {
     return this.usageHead + JSON.stringify(usage) + "}";
   }
+}
+
+/** An upstream's chat.completion under our head: its members after the head, as it sent them. */
+export function relayedCompletion(id: string, created: number, model: string, members: string): string {
+  return `{"id":"${id}","object":"chat.completion","created":${created},"model":${JSON.stringify(model)}${members ? "," + members : ""}}`;
 }

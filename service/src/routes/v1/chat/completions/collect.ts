@@ -10,6 +10,8 @@ interface ToolCall {
 }
 
 export interface Collected {
+  /** An `llm` agent's upstream completion, its members after the head: the answer as it is. */
+  relayed?: string;
   content: string;
   toolCalls?: ToolCall[];
   finishReason: string;
@@ -38,13 +40,15 @@ export async function collect(events: AsyncIterable<AgentEvent>): Promise<Collec
   let toolCalls: ToolCall[] | undefined;
   let finishReason = "stop";
   let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  let relayed: string | undefined;
   for await (const event of events) {
     if (event.type === "content") content += event.text;
+    else if (event.type === "completion") relayed = event.members;
     else if (event.type === "tool_calls") mergeToolCalls((toolCalls ??= []), event.toolCalls);
     else if (event.type === "usage") usage = usageOf(event);
-    else finishReason = event.reason;
+    else if (event.type === "finish") finishReason = event.reason;
   }
   // Whole calls carry no index on the wire.
   toolCalls?.forEach((c) => delete c.index);
-  return { content, toolCalls, finishReason, usage };
+  return { relayed, content, toolCalls, finishReason, usage };
 }

@@ -1,12 +1,13 @@
 /**
- * The JSON reply: the agent's whole answer as one chat.completion. The twin of stream.ts over the
- * same run (run.ts); a client that leaves stops the agent, and nothing is written to it.
+ * The JSON reply: the agent's whole answer as one chat.completion (an `llm` agent's upstream's own,
+ * under our head). The twin of stream.ts over the same run (run.ts); a client that leaves stops
+ * the agent, and nothing is written to it.
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../../../errors.js";
 import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
-import { completionId } from "./chunks.js";
+import { completionId, relayedCompletion } from "./chunks.js";
 import { collect } from "./collect.js";
 import { ChatRun } from "./run.js";
 import type { Stopper } from "./stop-signal.js";
@@ -26,10 +27,14 @@ export async function jsonCompletion(request: FastifyRequest, reply: FastifyRepl
   try {
     const result = await collect(run.events);
     run.end("ok", result.usage);
+    const id = completionId();
+    const created = Math.floor(Date.now() / 1000);
+    // A string with a JSON type is sent as it is: the upstream's answer is not serialized again.
+    if (result.relayed !== undefined) return reply.type("application/json").send(relayedCompletion(id, created, model, result.relayed));
     return {
-      id: completionId(),
+      id,
       object: "chat.completion" as const,
-      created: Math.floor(Date.now() / 1000),
+      created,
       model,
       system_fingerprint: null,
       choices: [

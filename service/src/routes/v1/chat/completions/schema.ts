@@ -54,7 +54,7 @@ export const ChatBody = Type.Object(
     max_completion_tokens: nullable(Type.Integer({ minimum: 1, maximum: MAX_INT32 })),
     /** Up to four sequences that end the answer. */
     stop: nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })])),
-    /** Number of choices; only 1 is supported. */
+    /** Number of choices: any for `llm` agents (the upstream's), 1 for offline ones. */
     n: nullable(Type.Integer({ minimum: 1, maximum: 128 })),
     /** The end user's id, for the upstream's abuse monitoring. */
     user: Type.Optional(Type.String()),
@@ -66,7 +66,6 @@ export const ChatBody = Type.Object(
     ),
     /** Which tool to call, "auto", "none" or "required" (`llm` agents only). */
     tool_choice: Type.Optional(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })])),
-    // Forwarded to `llm` agents' upstream as sent.
     parallel_tool_calls: Type.Optional(Type.Boolean()),
     /** JSON mode or a JSON schema for the answer (`llm` agents only). */
     response_format: Type.Optional(Type.Object({ type: Type.String() }, { additionalProperties: true })),
@@ -84,10 +83,10 @@ export const ChatBody = Type.Object(
     store: nullable(Type.Boolean()),
     prompt_cache_key: Type.Optional(Type.String()),
     safety_identifier: Type.Optional(Type.String()),
-    /** Answers carry no log probabilities: `true` is refused (not silently dropped). */
+    /** Log probabilities: an `llm` agent's upstream returns them; offline agents refuse `true`. */
     logprobs: nullable(Type.Boolean()),
     top_logprobs: nullable(Type.Integer({ minimum: 0, maximum: 20 })),
-    /** Output types: "text" only (answers carry no audio). */
+    /** Output types: an `llm` agent's upstream may answer in audio; offline agents answer "text" only. */
     modalities: nullable(Type.Array(Type.String(), { maxItems: 4 })),
     audio: nullable(Type.Object({}, { additionalProperties: true })),
     /** Predicted output and web search: the upstream's to use (`llm` agents only). */
@@ -99,30 +98,11 @@ export const ChatBody = Type.Object(
 
 export type ChatBody = Static<typeof ChatBody>;
 
-/** Fields only an `llm` agent can honour: any other kind answers 400 `unsupported_parameter` naming the field. */
+/**
+ * Fields only an `llm` agent can honour: any other kind answers 400 `unsupported_parameter` naming
+ * the field. An `llm` agent forwards every field of the body to its upstream as sent.
+ */
 export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "response_format", "functions", "function_call", "prediction", "web_search_options"] as const;
-/** Fields forwarded untouched to an `llm` agent's upstream; offline agents ignore the sampling ones. */
-export const PASSTHROUGH = [
-  "parallel_tool_calls",
-  "response_format",
-  "functions",
-  "function_call",
-  "prediction",
-  "web_search_options",
-  "seed",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "reasoning_effort",
-  "verbosity",
-  "service_tier",
-  "store",
-  "prompt_cache_key",
-  "safety_identifier",
-  "modalities",
-  "max_completion_tokens",
-] as const;
-
 const Usage = Type.Object({
   /** Tokens of the request's messages. */
   prompt_tokens: Type.Integer(),
@@ -131,6 +111,9 @@ const Usage = Type.Object({
   /** The two together. */
   total_tokens: Type.Integer(),
 });
+
+/** The upstream's log probabilities (`llm` agents asked for `logprobs`); null otherwise. */
+const LogProbs = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
 
 /** What a completion and each of its chunks start with. */
 const answerHead = <T extends "chat.completion" | "chat.completion.chunk">(object: T) => ({
@@ -141,26 +124,30 @@ const answerHead = <T extends "chat.completion" | "chat.completion.chunk">(objec
   created: Type.Integer(),
   /** The model id the request named. */
   model: Type.String(),
-  /** Always null: no fixed backend configuration to report. */
-  system_fingerprint: Type.Null(),
+  /** An `llm` agent's upstream's, as it sent it; null for offline agents. */
+  system_fingerprint: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
-/** The non-streaming answer (a response schema also lets Fastify serialize it fast). */
+/**
+ * The non-streaming answer (a response schema also lets Fastify serialize it fast). An `llm`
+ * agent's is its upstream's own, under our id, model and created, with every field it sent.
+ */
 export const ChatCompletion = Type.Object({
   ...answerHead("chat.completion"),
   choices: Type.Array(
     Type.Object({
-      /** Always 0 (n is 1). */
+      /** 0, or each of the `n` choices an `llm` agent's upstream returned. */
       index: Type.Integer(),
       message: Type.Object({
         role: Type.Literal("assistant"),
         /** The answer; null when the answer is tool calls only. */
         content: Type.Union([Type.String(), Type.Null()]),
-        refusal: Type.Null(),
+        /** The upstream model's refusal (`llm` agents); null otherwise. */
+        refusal: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         /** Calls the `llm` agent's upstream asked for, whole (arguments joined). */
         tool_calls: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
       }),
-      logprobs: Type.Null(),
+      logprobs: LogProbs,
       /** "stop", "length", "tool_calls" or "content_filter". */
       finish_reason: Type.String(),
     }),
@@ -172,7 +159,7 @@ export const ChatCompletion = Type.Object({
  * One SSE event of a streamed answer (chunks.ts writes them as text, head prebuilt; this type is
  * the contract): the role first, then content or tool-call deltas, a last chunk with
  * `finish_reason`, and, when `stream_options.include_usage` asked for it, a chunk with `usage`
- * and no choices.
+ * and no choices. An `llm` agent's are its upstream's own chunks under our id, model and created.
  */
 export const ChatCompletionChunk = Type.Object({
   ...answerHead("chat.completion.chunk"),
@@ -183,8 +170,9 @@ export const ChatCompletionChunk = Type.Object({
         role: Type.Optional(Type.Literal("assistant")),
         content: Type.Optional(Type.String()),
         tool_calls: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+        refusal: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       }),
-      logprobs: Type.Null(),
+      logprobs: LogProbs,
       /** null until the last content chunk's successor. */
       finish_reason: Type.Union([Type.String(), Type.Null()]),
     }),

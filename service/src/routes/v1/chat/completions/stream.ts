@@ -1,6 +1,7 @@
 /**
  * The streaming reply: SSE exactly as the OpenAI SDKs read it. Role chunk first (with the headers,
- * at once), content deltas, a last chunk with `finish_reason`, the usage chunk when asked, [DONE].
+ * at once), content deltas, a last chunk with `finish_reason`, the usage chunk when asked, [DONE];
+ * an `llm` agent's upstream chunks are relayed as they are, under our head.
  * A failure after the headers is an `error` event; a client that leaves aborts the agent.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -30,18 +31,25 @@ export async function streamCompletion(
   const timing = metrics.streamTiming(agent.modelId);
   let outcome: ChatOutcome = "ok";
   let usage: Usage | undefined;
+  let usageChunk: string | undefined;
   try {
-    sse.data(chunks.role());
+    // An upstream's own chunks carry the role: its stream starts with the headers alone.
+    if (agent.kind === "llm") sse.open();
+    else sse.data(chunks.role());
     for await (const event of run.events) {
-      let ok: boolean;
-      if (event.type === "content") {
+      let ok = true;
+      if (event.type === "chunks") {
+        if (event.text) timing.token(reply.elapsedTime);
+        for (const members of event.chunks) ok = sse.data(chunks.relay(members));
+      } else if (event.type === "content") {
         timing.token(reply.elapsedTime);
         ok = sse.data(chunks.content(event.text));
       } else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
       else if (event.type === "usage") {
         usage = usageOf(event);
+        usageChunk = event.chunk;
         continue;
-      } else ok = sse.data(chunks.finish(event.reason));
+      } else if (event.type === "finish") ok = sse.data(chunks.finish(event.reason));
       if (!ok) {
         if (sse.closed) break;
         await sse.drained();
@@ -51,7 +59,8 @@ export async function streamCompletion(
     if (shutdown) throw shutdown;
     if (sse.closed) outcome = "client_closed";
     else {
-      if (includeUsage && usage) sse.data(chunks.usage(usage));
+      // The upstream is always asked for its usage; the client gets it only if it asked too.
+      if (includeUsage && usage) sse.data(usageChunk === undefined ? chunks.usage(usage) : chunks.relay(usageChunk));
       sse.data("[DONE]");
     }
   } catch (err) {
