@@ -8,10 +8,11 @@
  * starts the service with the same environment variables as `npm start`.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { tsImport } from "tsx/esm/api";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist");
@@ -66,6 +67,16 @@ await build({
 // Read at run time next to the bundle: migrate.ts resolves ./migrations from its own URL.
 cpSync(join(root, "service/src/store/migrations"), join(out, "migrations"), { recursive: true });
 cpSync(join(root, "service/agents.example.yaml"), join(out, "agents.example.yaml"));
+
+// The embedded store's template, read beside the bundle (pglite-template.ts). Making one runs
+// initdb (~6 s, ~900 MB), so it is kept per PGlite version in node_modules/.cache.
+const template = await tsImport("../service/src/store/pglite-template.ts", import.meta.url);
+const cache = join(root, "node_modules/.cache/agentport");
+if (!existsSync(join(cache, template.templateName()))) {
+  mkdirSync(cache, { recursive: true });
+  await template.writeTemplate(cache);
+}
+cpSync(join(cache, template.templateName()), join(out, template.templateName()));
 
 const pkg = {
   name: "agentport-service",

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { DockerfileParser, type Copy, type Instruction } from "dockerfile-ast";
 import { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,9 +66,14 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
     const pkg = JSON.parse(readFileSync(`${stage.dir}/package.json`, "utf8"));
     expect(Object.keys(pkg.dependencies)).toEqual(["@electric-sql/pglite"]);
     expect(pkg.devDependencies).toBeUndefined();
-    const { readdirSync } = await import("node:fs");
     expect(readdirSync(`${stage.dir}/node_modules`)).toEqual(["@electric-sql"]);
     expect(readdirSync(stage.dir).filter((f) => f.endsWith(".ts"))).toEqual([]);
+  });
+
+  it("made its empty embedded store from the prebuilt template for its own PGlite version", () => {
+    const version = JSON.parse(readFileSync(`${stage.dir}/node_modules/@electric-sql/pglite/package.json`, "utf8")).version;
+    expect(readdirSync(stage.dir).filter((f) => f.endsWith("-datadir.tar.gz"))).toEqual([`pglite-${version}-datadir.tar.gz`]);
+    expect(server.output()).toContain("from the prebuilt template");
   });
 
   it("lists the models and answers chat as JSON and as a stream, to the official openai client", async () => {

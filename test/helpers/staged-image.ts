@@ -43,6 +43,8 @@ export interface StagedServer {
   child: ChildProcess;
   url: string;
   dataDir: string;
+  /** What the server wrote on stdout and stderr so far. */
+  output(): string;
   /** `node keys.js …` from the stage, as the image user, against the running server. */
   keys(...args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -77,6 +79,7 @@ export async function startStaged(stage: string, node: string = process.execPath
     child,
     url,
     dataDir,
+    output: () => out,
     keys: async (...args) => (await run(node, ["keys.js", ...args], { cwd: stage, env, ...ids, timeout: 30_000 })).stdout,
     async stop() {
       if (child.exitCode === null) {

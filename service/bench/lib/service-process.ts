@@ -70,7 +70,10 @@ export function createKey(kind: EntryKind, env: Record<string, string>): string 
   return (JSON.parse(out.toString()) as { secret: string }).secret;
 }
 
-export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const statusMb = (pid: number | "self", field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+export const rssMb = (pid: number) => statusMb(pid, "VmRSS");
+/** The most RSS a process has held so far (the kernel's high-water mark: no sample misses a peak). */
+export const peakRssMb = (pid: number | "self") => statusMb(pid, "VmHWM");
 
 /** CPU time (user + system) a process has used, in microseconds, from /proc (clock ticks of 10 ms). */
 export function processCpuMicros(pid: number): number {

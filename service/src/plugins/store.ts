@@ -14,6 +14,7 @@ export default fp<{ db?: Db }>(
         timeouts: app.config.databaseTimeouts,
         pgliteDir: pgliteDirFor(app.config.dataDir),
         log: (msg) => app.log.warn(msg),
+        info: (msg) => app.log.info(msg),
       }));
     app.decorate("db", db);
     if (owned) app.addHook("onClose", () => db.close());

@@ -12,6 +12,10 @@ export interface StoreOptions {
   /** PGlite data dir; `undefined` with no databaseUrl means in memory (tests). */
   pgliteDir?: string;
   log?: (msg: string) => void;
+  /** Informational lines (how a new embedded store was made). */
+  info?: (msg: string) => void;
+  /** Where the embedded store's template is looked for (pglite-template.ts). */
+  pgliteTemplateDir?: string;
   /** Bounds towards the PostgreSQL server (defaults in postgres.ts). */
   timeouts?: { connectMs: number; queryMs: number; listenerTrustMs: number };
 }
@@ -24,7 +28,7 @@ export async function openStore(opts: StoreOptions): Promise<Db> {
         log: opts.log,
         ...(t && { connectTimeoutMs: t.connectMs, queryTimeoutMs: t.queryMs, listenerTrustMs: t.listenerTrustMs, listenerCheckMs: Math.max(200, t.listenerTrustMs / 3) }),
       })
-    : await openPglite(opts.pgliteDir);
+    : await openPglite(opts.pgliteDir, { templateDir: opts.pgliteTemplateDir, log: opts.info });
   try {
     await migrate(db);
   } catch (err) {

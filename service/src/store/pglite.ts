@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable, QueryResult } from "./db.js";
+import { templateFor } from "./pglite-template.js";
 import { storeError } from "./store-error.js";
 
 function wrap(q: { query: PGlite["query"] }): Queryable {
@@ -17,10 +18,17 @@ function wrap(q: { query: PGlite["query"] }): Queryable {
   };
 }
 
-/** Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. */
-export async function openPglite(dataDir?: string): Promise<Db> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  return pgliteDb(await PGlite.create(dataDir));
+/**
+ * Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. A new data dir
+ * starts from the prebuilt template when there is one for this PGlite (see pglite-template.ts).
+ */
+export async function openPglite(dataDir?: string, opts: { templateDir?: string; log?: (msg: string) => void } = {}): Promise<Db> {
+  if (!dataDir) return pgliteDb(await PGlite.create());
+  mkdirSync(dataDir, { recursive: true });
+  const template = templateFor(dataDir, opts.templateDir);
+  const db = pgliteDb(await PGlite.create(dataDir, { loadDataDir: template }));
+  if (template) opts.log?.(`embedded store created in ${dataDir} from the prebuilt template`);
+  return db;
 }
 
 /** The store interface over an open PGlite instance. */
