@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import OpenAI from "openai";
+import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../service/src/app.js";
+import { openStore } from "../../service/src/store/open.js";
 import { loadConfig } from "../../service/src/config.js";
 import { resetDuration } from "../../service/src/plugins/rate-limit.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
@@ -12,6 +14,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
+/** Whole-suite cleanups: each test's replicas and stores, in order, after all. */
+const shared: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of shared) await c();
+});
+
+/** Two replicas of the app on one PostgreSQL database, each with its own connections to the one Redis. */
+async function replicasSharingRedis(limits: Record<string, string>): Promise<[FastifyInstance, FastifyInstance]> {
+  const store = await openTestStore("postgres");
+  shared.push(() => store.drop());
+  const replica = async () => {
+    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-rl-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", REDIS_URL, ...limits });
+    const db = await openStore({ databaseUrl: store.url });
+    const app = await buildApp({ config, db, logger: false });
+    await app.ready();
+    shared.unshift(async () => {
+      await app.close();
+      await db.close();
+    });
+    return app;
+  };
+  return [await replica(), await replica()];
+}
 const models = (t: { app: TestApp["app"] }, secret: string) => t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
 
 describe("requests per minute per API key", () => {
@@ -56,20 +81,7 @@ describe("requests per minute per API key", () => {
   });
 
   it("two replicas sharing Redis share one count, and the official client sees a RateLimitError", async () => {
-    const store = await openTestStore("postgres");
-    cleanups.push(() => store.drop());
-    const replica = async () => {
-      const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-rl-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", RATE_LIMIT_RPM: "4", REDIS_URL });
-      const db = await (await import("../../service/src/store/open.js")).openStore({ databaseUrl: store.url });
-      const app = await buildApp({ config, db, logger: false });
-      await app.ready();
-      cleanups.push(async () => {
-        await app.close();
-        await db.close();
-      });
-      return app;
-    };
-    const [a, b] = [await replica(), await replica()];
+    const [a, b] = await replicasSharingRedis({ RATE_LIMIT_RPM: "4" });
     // A fresh key each run: its count starts at zero whatever an earlier run left in Redis.
     const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
     const statuses = [];
@@ -144,20 +156,7 @@ describe("tokens per minute per API key", () => {
   });
 
   it("two replicas sharing Redis share one token count; the official client sees a RateLimitError", async () => {
-    const store = await openTestStore("postgres");
-    cleanups.push(() => store.drop());
-    const replica = async () => {
-      const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-tpm-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", RATE_LIMIT_TPM: "50", REDIS_URL });
-      const db = await (await import("../../service/src/store/open.js")).openStore({ databaseUrl: store.url });
-      const app = await buildApp({ config, db, logger: false });
-      await app.ready();
-      cleanups.push(async () => {
-        await app.close();
-        await db.close();
-      });
-      return app;
-    };
-    const [a, b] = [await replica(), await replica()];
+    const [a, b] = await replicasSharingRedis({ RATE_LIMIT_TPM: "50" });
     const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
     expect((await chat(a, secret)).statusCode).toBe(200); // 28 of 50
     const onB = await chat(b, secret);
