@@ -178,4 +178,53 @@ describe("API key cache", () => {
     await keys.stop();
     await store.drop();
   });
+
+  it("a burst of requests with one uncached key makes one store query", async () => {
+    const store = await openTestStore("pglite");
+    let lookups = 0;
+    const counting: Db = {
+      ...store.db,
+      query<T>(sql: string, params?: unknown[]) {
+        if (sql.includes("WHERE secret_hash = $1")) lookups++;
+        return store.db.query<T>(sql, params);
+      },
+    };
+    const keys = new ApiKeys(counting);
+    await keys.start();
+    const { record, secret } = await keys.create({ projectId: "p", name: "k", createdBy: "u" });
+    const principals = await Promise.all(Array.from({ length: 50 }, () => keys.verify(secret)));
+    expect(principals.every((p) => p?.keyId === record.id)).toBe(true);
+    expect(lookups).toBe(1);
+    await keys.stop();
+    await store.drop();
+  });
+
+  it("a request after a revocation never joins a lookup that began before it", async () => {
+    const store = await openTestStore("pglite");
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let gateFirst = true;
+    const gated: Db = {
+      ...store.db,
+      async query<T>(sql: string, params?: unknown[]) {
+        const result = await store.db.query<T>(sql, params);
+        if (sql.includes("WHERE secret_hash = $1") && gateFirst) {
+          gateFirst = false;
+          await gate;
+        }
+        return result;
+      },
+    };
+    const keys = new ApiKeys(gated);
+    await keys.start();
+    const { record, secret } = await keys.create({ projectId: "p", name: "k", createdBy: "u" });
+    const before = keys.verify(secret); // its read is held until after the revocation
+    await keys.delete("p", record.id);
+    const after = keys.verify(secret);
+    release();
+    expect(await before).toMatchObject({ keyId: record.id });
+    expect(await after).toBeUndefined();
+    await keys.stop();
+    await store.drop();
+  });
 });

@@ -6,7 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 export const ENTRIES = {
@@ -30,7 +30,11 @@ export function buildArtifact(): void {
 export function benchEnv(kind: EntryKind, upstream: string): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), `agentport-bench-${kind}-`));
   writeFileSync(join(dir, "agents.json"), JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "llm-bench", kind: "llm", model: "bench" }] }));
-  return { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench", NODE_ENV: "production" };
+  const env: Record<string, string> = { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench", NODE_ENV: "production" };
+  // BENCH_DATABASE_URL: the metadata store on a PostgreSQL server, as deployments run it (a schema per service started).
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${basename(dir).replace(/\W/g, "_").toLowerCase()}` });
+  return env;
 }
 
 export function startService(kind: EntryKind, env: Record<string, string>): Promise<RunningService> {

@@ -92,6 +92,8 @@ export class ApiKeys {
    * not by secret, so no secret stays in memory beyond the request that carried it.
    */
   private readonly verified = new Map<string, ApiKeyPrincipal>();
+  /** Store lookups under way, by secret digest, with the eviction count each began at. */
+  private readonly lookups = new Map<string, { evictions: number; result: Promise<ApiKeyPrincipal | undefined> }>();
   /**
    * Hashes of secrets that matched no key. Safe to remember: a new key always gets a fresh random
    * secret, so a refused secret can never become valid later.
@@ -234,6 +236,20 @@ export class ApiKeys {
     if (cached !== undefined) return cached ?? undefined;
     const hash = hashSecret(secret);
     const digest = hash.toString("base64");
+    // A burst of requests with one key not cached yet (a replica just started, a cache just
+    // dropped) makes one query, not one each. A request joins only a lookup that began after the
+    // last eviction and while notifications are live — the cases where the cache itself would
+    // answer — so a revocation is never answered by a read from before it.
+    const running = this.lookups.get(digest);
+    if (running && running.evictions === this.evictions && this.db.notificationsLive()) return running.result;
+    const result = this.lookup(hash, digest).finally(() => {
+      if (this.lookups.get(digest)?.result === result) this.lookups.delete(digest);
+    });
+    this.lookups.set(digest, { evictions: this.evictions, result });
+    return result;
+  }
+
+  private async lookup(hash: Buffer, digest: string): Promise<ApiKeyPrincipal | undefined> {
     const evictionsBefore = this.evictions;
     const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm, rate_limit_tpm FROM api_keys WHERE secret_hash = $1", [hash]);
     const row = rows[0];
