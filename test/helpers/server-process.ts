@@ -12,7 +12,9 @@ export interface ServerProcess {
 
 /** Starts the server with `env` (PORT 0 unless given) and resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(TSX, ["service/src/server.ts"], {
+  // node itself, with tsx as a loader (as `npm start` runs it): a signal reaches the server, and a
+  // SIGKILL from a test's cleanup kills it, where the tsx CLI would leave its own child orphaned.
+  const child = spawn(process.execPath, ["--import", "tsx", "service/src/server.ts"], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
