@@ -1,5 +1,5 @@
 /** Builds the app the way tests need it: a test store, quiet logs, keys and member tokens on demand. */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -45,4 +45,11 @@ export async function buildTestApp(
       await store.drop();
     },
   };
+}
+
+/** An agents file (AGENTS_FILE) declaring `agents`, in a temp dir of its own. */
+export function agentsFileOf(agents: object[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), "agentport-agents-")), "agents.json");
+  writeFileSync(file, JSON.stringify({ agents }));
+  return file;
 }

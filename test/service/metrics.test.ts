@@ -1,9 +1,6 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import OpenAI from "openai";
-import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { agentsFileOf, buildTestApp, type TestApp } from "../helpers/app.js";
 import { scrape } from "../helpers/metrics.js";
 import { listen, openaiClient } from "../helpers/openai-client.js";
 import { startUpstreamStub, type UpstreamStub } from "../helpers/upstream-stub.js";
@@ -17,17 +14,11 @@ describe("/metrics after real requests through the official client", () => {
   let client: OpenAI;
   beforeAll(async () => {
     stub = await startUpstreamStub();
-    const agentsFile = join(tmpdir(), `agents-metrics-${process.pid}.json`);
-    writeFileSync(
-      agentsFile,
-      JSON.stringify({
-        agents: [
-          { id: "five", kind: "synthetic", tokens: 5 },
-          { id: "busy", kind: "llm", model: "status-503" },
-          { id: "gone", kind: "llm", model: "echo", base_url: "http://127.0.0.1:9/v1" },
-        ],
-      }),
-    );
+    const agentsFile = agentsFileOf([
+      { id: "five", kind: "synthetic", tokens: 5 },
+      { id: "busy", kind: "llm", model: "status-503" },
+      { id: "gone", kind: "llm", model: "echo", base_url: "http://127.0.0.1:9/v1" },
+    ]);
     // A logger (silent) as the server has one: requests are counted where the access line is written.
     t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url }, { logger: { level: "silent" } });
     const baseURL = await listen(t.app);

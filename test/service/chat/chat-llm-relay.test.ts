@@ -2,12 +2,9 @@
  * An llm agent's answer is its upstream's own: every field of every choice reaches the client as
  * the upstream wrote it, only id, object, created and model being ours; the usage is still metered.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
-import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
 import { scrape } from "../../helpers/metrics.js";
 import { listen, openaiClient } from "../../helpers/openai-client.js";
 import { SseReader } from "../../../service/src/sse/sse-reader.js";
@@ -29,17 +26,11 @@ describe("an llm agent relays its upstream's answer", () => {
   let client: OpenAI;
   beforeAll(async () => {
     stub = await startUpstreamStub();
-    const agentsFile = join(tmpdir(), `agents-llm-relay-${process.pid}.json`);
-    writeFileSync(
-      agentsFile,
-      JSON.stringify({
-        agents: [
-          { id: "support", kind: "llm", model: "echo" },
-          { id: "tools-bot", kind: "llm", model: "tools" },
-          { id: "careful", kind: "llm", model: "refuse" },
-        ],
-      }),
-    );
+    const agentsFile = agentsFileOf([
+      { id: "support", kind: "llm", model: "echo" },
+      { id: "tools-bot", kind: "llm", model: "tools" },
+      { id: "careful", kind: "llm", model: "refuse" },
+    ]);
     t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url });
     baseURL = await listen(t.app);
     secret = (await t.createKey()).secret;

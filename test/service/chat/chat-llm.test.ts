@@ -1,9 +1,6 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import OpenAI from "openai";
-import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
 import { listen, openaiClient } from "../../helpers/openai-client.js";
 import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
@@ -18,21 +15,15 @@ describe("llm agents against an upstream", () => {
   let client: OpenAI;
   beforeAll(async () => {
     stub = await startUpstreamStub();
-    const agentsFile = join(tmpdir(), `agents-llm-${process.pid}.json`);
     const llm = (id: string, model: string, extra = {}) => ({ id, kind: "llm", model, ...extra });
-    writeFileSync(
-      agentsFile,
-      JSON.stringify({
-        agents: [
-          llm("support", "echo", { system_prompt: "You are support." }),
-          llm("tools-bot", "tools"),
-          llm("failing", "fail"),
-          llm("breaking", "break"),
-          llm("hanging", "hang"),
-          llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
-        ],
-      }),
-    );
+    const agentsFile = agentsFileOf([
+      llm("support", "echo", { system_prompt: "You are support." }),
+      llm("tools-bot", "tools"),
+      llm("failing", "fail"),
+      llm("breaking", "break"),
+      llm("hanging", "hang"),
+      llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
+    ]);
     t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: UPSTREAM_KEY });
     baseURL = await listen(t.app);
     secret = (await t.createKey()).secret;
@@ -229,8 +220,7 @@ describe("llm agents against an upstream", () => {
 describe("llm agents: a client leaving a non-streaming request", () => {
   it("cancels the upstream request", async () => {
     const stub = await startUpstreamStub();
-    const agentsFile = join(tmpdir(), `agents-llm-json-${process.pid}.json`);
-    writeFileSync(agentsFile, JSON.stringify({ agents: [{ id: "hanging", kind: "llm", model: "hang" }] }));
+    const agentsFile = agentsFileOf([{ id: "hanging", kind: "llm", model: "hang" }]);
     const t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url });
     try {
       const baseURL = await listen(t.app);

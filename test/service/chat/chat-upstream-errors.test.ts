@@ -1,9 +1,6 @@
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
 import { listen } from "../../helpers/openai-client.js";
 import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
@@ -17,12 +14,8 @@ describe("llm agent upstream errors", () => {
   let secret: string;
   beforeAll(async () => {
     stub = await startUpstreamStub();
-    const agentsFile = join(tmpdir(), `agents-upstream-errors-${process.pid}.json`);
-    const statuses = [400, 401, 404, 429, 503];
-    writeFileSync(
-      agentsFile,
-      JSON.stringify({ agents: [...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })), { id: "hanging", kind: "llm", model: "hang" }] }),
-    );
+        const statuses = [400, 401, 404, 429, 503];
+    const agentsFile = agentsFileOf([...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })), { id: "hanging", kind: "llm", model: "hang" }]);
     t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: "sk-upstream-secret", LLM_TIMEOUT_SECONDS: "1", LLM_IDLE_TIMEOUT_SECONDS: "1" });
     baseURL = await listen(t.app);
     secret = (await t.createKey()).secret;

@@ -1,10 +1,7 @@
 /** The ask_* tools against llm agents on a local upstream: answers, progress, failures, cancellation. */
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { buildTestApp, type TestApp } from "../../helpers/app.js";
+import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
 import { bearer, firstText, listen, streamableClient } from "../../helpers/mcp.js";
 import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
@@ -13,18 +10,12 @@ let t: TestApp;
 let client: Client;
 beforeAll(async () => {
   stub = await startUpstreamStub();
-  const agentsFile = join(tmpdir(), `agents-mcp-${process.pid}.json`);
-  writeFileSync(
-    agentsFile,
-    JSON.stringify({
-      agents: [
-        // "paced": the stub waits between deltas, so each is a progress notification of its own.
-        { id: "support.v2:beta", kind: "llm", model: "paced", description: "Answers support questions" },
-        { id: "failing", kind: "llm", model: "fail" },
-        { id: "hanging", kind: "llm", model: "hang" },
-      ],
-    }),
-  );
+  const agentsFile = agentsFileOf([
+    // "paced": the stub waits between deltas, so each is a progress notification of its own.
+    { id: "support.v2:beta", kind: "llm", model: "paced", description: "Answers support questions" },
+    { id: "failing", kind: "llm", model: "fail" },
+    { id: "hanging", kind: "llm", model: "hang" },
+  ]);
   t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: "sk-upstream-secret" });
   const base = await listen(t);
   ({ client } = await streamableClient(`${base}/mcp`, bearer((await t.createKey()).secret)));
