@@ -30,7 +30,7 @@ export class ChunkWriter {
   private readonly ours: string;
 
   constructor(id: string, created: number, model: string) {
-    this.ours = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)}`;
+    this.ours = head(id, "chat.completion.chunk", created, model);
     const common = this.ours + `,"system_fingerprint":null,"choices":`;
     this.head = common + `[{"index":0,"delta":`;
     this.usageHead = common + `[],"usage":`;
@@ -64,5 +64,10 @@ export class ChunkWriter {
 
 /** An upstream's chat.completion under our head: its members after the head, as it sent them. */
 export function relayedCompletion(id: string, created: number, model: string, members: string): string {
-  return `{"id":"${id}","object":"chat.completion","created":${created},"model":${JSON.stringify(model)}${members ? "," + members : ""}}`;
+  return head(id, "chat.completion", created, model) + (members ? "," + members : "") + "}";
+}
+
+/** Our head of an answer, its object left open: id, object, created, model. */
+function head(id: string, object: string, created: number, model: string): string {
+  return `{"id":"${id}","object":"${object}","created":${created},"model":${JSON.stringify(model)}`;
 }
