@@ -35,4 +35,14 @@ describe("log output of the real server", () => {
     expect(urls).toEqual(expect.arrayContaining(["/v1/models?n=0", "/v1/models?n=1", "/v1/models?n=2"]));
     expect(lines().some((l) => l.signal === "SIGTERM")).toBe(true);
   });
+
+  it("still exits on SIGTERM when nothing reads its stdout any more", { timeout: 60_000 }, async () => {
+    const { server: s } = await start();
+    // The reader goes away (a closed terminal, a dead parent) while lines wait in the batch.
+    s.child.stdout!.destroy();
+    expect((await fetch(`${s.url}/v1/models`)).status).toBe(401);
+    s.child.kill("SIGTERM");
+    const code = await Promise.race([s.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+    expect(code).toBe(0);
+  });
 });
