@@ -74,6 +74,11 @@ function requestIdGenerator(): (req: { headers: Record<string, string | string[]
   };
 }
 
+/** Whether a caller's logger options serialize requests their own way (tests that log headers). */
+function hasRequestSerializer(logger: AppOptions["logger"]): boolean {
+  return typeof logger === "object" && logger !== null && "serializers" in logger && typeof logger.serializers?.req === "function";
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -83,7 +88,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, stream: batchedStdout() },
     bodyLimit: config.jsonBodyLimit,
-    logController: new AccessLog(requests),
+    logController: new AccessLog(requests, { customRequestSerializer: hasRequestSerializer(opts.logger) }),
     requestIdHeader: false, // genReqId reads and checks it
     clientErrorHandler,
     requestTimeout: config.http.requestTimeoutMs,

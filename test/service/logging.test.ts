@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
 import { describe, expect, it, vi } from "vitest";
@@ -9,8 +9,8 @@ import { loadConfig } from "../../service/src/config.js";
 import { signMemberToken } from "../../service/src/domain/member-token.js";
 import { openTestStore } from "../helpers/store.js";
 
-/** An app logging at info into parsed lines. */
-async function appLoggingAtInfo() {
+/** An app logging at info into parsed lines (extra logger options, such as serializers, merged in). */
+async function appLoggingAtInfo(loggerOptions: Record<string, unknown> = {}) {
   const lines: Array<Record<string, any>> = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -20,7 +20,7 @@ async function appLoggingAtInfo() {
   });
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
   const store = await openTestStore("pglite");
-  const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink } });
+  const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink, ...loggerOptions } });
   return { lines, config, store, app };
 }
 
@@ -101,5 +101,32 @@ describe("structured logs", () => {
     expect(refused).toHaveLength(1);
     expect(refused[0].keyId).toBeUndefined();
     expect(lines.filter((l) => l.msg === "incoming request")).toEqual([]);
+  });
+
+  it("write the access line pino would write: same fields, order and values", async () => {
+    // Fastify's own request serializer, given explicitly: that app's access lines go through pino.
+    const fastifyReq = (r: any) => ({ method: r.method, url: r.url, version: r.headers?.["accept-version"], host: r.host, remoteAddress: r.ip, remotePort: r.socket?.remotePort });
+    const lineOf = async (loggerOptions: Record<string, unknown>) => {
+      const { lines, store, app } = await appLoggingAtInfo(loggerOptions);
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      const { secret } = await app.apiKeys.create({ projectId: "proj_a", name: "k", createdBy: "u" });
+      const res = await fetch(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/models?x=%22q%22`, { headers: { authorization: `Bearer ${secret}`, "accept-version": "2" } });
+      await res.arrayBuffer();
+      await app.close();
+      await store.drop();
+      const line = lines.find((l) => l.reqId === res.headers.get("x-request-id"))!;
+      const { time, responseTime, reqId, keyId, req, ...rest } = line;
+      expect(time).toBeGreaterThan(Date.now() - 60_000);
+      expect(responseTime).toBeGreaterThan(0);
+      expect(reqId).toMatch(/^req_/);
+      expect(keyId).toMatch(/^key_/);
+      expect(req.host).toMatch(/^127\.0\.0\.1:\d+$/);
+      return { keys: Object.keys(line), req: { ...req, host: "checked", remotePort: typeof req.remotePort }, rest };
+    };
+    const ours = await lineOf({});
+    expect(ours).toEqual(await lineOf({ serializers: { req: fastifyReq } }));
+    expect(ours.keys).toEqual(["level", "time", "pid", "hostname", "reqId", "req", "res", "responseTime", "keyId", "projectId", "msg"]);
+    expect(ours.req).toEqual({ method: "GET", url: '/v1/models?x=%22q%22', version: "2", host: "checked", remoteAddress: "127.0.0.1", remotePort: "number" });
+    expect(ours.rest).toEqual({ level: 30, pid: process.pid, hostname: hostname(), res: { statusCode: 200 }, projectId: "proj_a", msg: "request completed" });
   });
 });
