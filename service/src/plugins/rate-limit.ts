@@ -11,7 +11,7 @@
  * an outage of the API.
  */
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import fp from "fastify-plugin";
 import { keyRateLimited } from "../errors.js";
 
@@ -19,8 +19,11 @@ const WINDOW_MS = 60_000;
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** Hook for contexts with an API key (after the key check): counts the request against its key's limit. */
-    limitKeyRequests(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * Hook for contexts with an API key (after the key check): counts the request against its key's
+     * limit. Callback style: a key with no limit passes without a promise.
+     */
+    limitKeyRequests(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   }
 }
 
@@ -37,9 +40,7 @@ export default fp(
     const limitOf = (request: FastifyRequest) => request.auth.rpm ?? app.config.rateLimitRpm;
     const count = app.createRateLimit({ keyGenerator: (request) => request.auth.keyId, max: (request) => limitOf(request)!, timeWindow: WINDOW_MS });
 
-    app.decorate("limitKeyRequests", async (request: FastifyRequest, reply: FastifyReply) => {
-      const limit = limitOf(request);
-      if (limit === undefined) return;
+    const limitRequests = async (request: FastifyRequest, reply: FastifyReply, limit: number) => {
       const result = await count(request);
       if (result.isAllowed) return;
       const reset = resetDuration(result.ttl);
@@ -47,6 +48,11 @@ export default fp(
       if (!result.isExceeded) return;
       app.metrics.rateLimited("requests");
       throw keyRateLimited(limit, reset, result.ttlInSeconds);
+    };
+    app.decorate("limitKeyRequests", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const limit = limitOf(request);
+      if (limit === undefined) return done();
+      limitRequests(request, reply, limit).then(() => done(), done);
     });
   },
   { name: "rate-limit", dependencies: ["api-keys", "redis", "metrics"] },

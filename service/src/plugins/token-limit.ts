@@ -10,7 +10,7 @@
  * `-remaining-tokens`, `-reset-tokens`; over it, 429 `rate_limit_exceeded` with Retry-After. When
  * Redis does not answer, requests pass (fail open, as the request limit does).
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import fp from "fastify-plugin";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { keyTokensRateLimited } from "../errors.js";
@@ -20,8 +20,11 @@ const WINDOW_SECONDS = 60;
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** Before a completion: refuses a key whose tokens this minute are spent; sets the token headers. */
-    checkKeyTokens(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * Before a completion: refuses a key whose tokens this minute are spent; sets the token
+     * headers. Callback style: a key with no limit passes without a promise.
+     */
+    checkKeyTokens(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
     /** After a completion: adds its tokens to its key's window. */
     spendKeyTokens(request: FastifyRequest, tokens: number): void;
   }
@@ -34,9 +37,7 @@ export default fp(
     const windows: RateLimiterAbstract = app.redis ? new RateLimiterRedis({ ...options, storeClient: app.redis }) : new RateLimiterMemory(options);
     const limitOf = (request: FastifyRequest) => request.auth.tpm ?? app.config.rateLimitTpm;
 
-    app.decorate("checkKeyTokens", async (request: FastifyRequest, reply: FastifyReply) => {
-      const limit = limitOf(request);
-      if (limit === undefined) return;
+    const checkTokens = async (request: FastifyRequest, reply: FastifyReply, limit: number) => {
       let used = 0;
       let resetMs = WINDOW_SECONDS * 1000;
       try {
@@ -51,6 +52,11 @@ export default fp(
       if (used < limit) return;
       app.metrics.rateLimited("tokens");
       throw keyTokensRateLimited(limit, used, reset, Math.max(1, Math.ceil(resetMs / 1000)));
+    };
+    app.decorate("checkKeyTokens", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const limit = limitOf(request);
+      if (limit === undefined) return done();
+      checkTokens(request, reply, limit).then(() => done(), done);
     });
 
     app.decorate("spendKeyTokens", (request: FastifyRequest, tokens: number) => {
