@@ -4,6 +4,7 @@
  * behaviour: "echo" answers with the last user message (`n` choices, with log probabilities when
  * asked), "tools" calls a tool, "refuse" refuses, "fail" answers 500,
  * "break" streams two chunks then drops the connection, "hang" streams a role chunk then waits,
+ * "silent" sends a stream's headers and nothing more until the client leaves,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
  * It records every request, what it answered, and whether the client aborted it.
  */
@@ -88,6 +89,7 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
+  if (model === "silent") return void res.flushHeaders();
   for (let i = 0; i < texts.length; i++) res.write(chunk(model, { role: "assistant", content: "", refusal: null }, null, i));
   if (model === "hang") return;
   if (model === "refuse") {

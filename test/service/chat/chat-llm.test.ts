@@ -22,6 +22,7 @@ describe("llm agents against an upstream", () => {
       llm("failing", "fail"),
       llm("breaking", "break"),
       llm("hanging", "hang"),
+      llm("silent", "silent"),
       llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
     ]);
     t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: UPSTREAM_KEY });
@@ -194,6 +195,22 @@ describe("llm agents against an upstream", () => {
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(err.error).toMatchObject({ code: "upstream_error" });
     expect(seen.join("")).toContain("echo:");
+  });
+
+  it("a stream shows its headers as soon as the upstream has answered, before any chunk", async () => {
+    const before = stub.requests.length;
+    const abort = new AbortController();
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/silent", messages: user("well?"), stream: true }),
+      signal: AbortSignal.any([abort.signal, AbortSignal.timeout(10_000)]),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(stub.requests[before].answer).toBe(""); // the upstream has written no chunk, only its headers
+    abort.abort();
+    await stub.requests[before].aborted;
   });
 
   it("a client that disconnects cancels the running upstream request", async () => {

@@ -10,6 +10,7 @@ import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
 import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 const NONE: AgentEvent[] = [];
+const ANSWERING: AgentEvent = { type: "answering" };
 
 /** What the chunks of one network read contribute; they leave together as one event. */
 class StreamState {
@@ -71,6 +72,7 @@ export async function* fromStream(
   onError: UpstreamErrorListener,
 ): AsyncGenerator<AgentEvent> {
   const res = await send();
+  yield ANSWERING;
   const decoder = new SseReader();
   const state = new StreamState(ctx);
   try {

@@ -38,6 +38,11 @@ export interface ChatRequest {
  * the upstream's chunks already carry the role and the finish reason.
  */
 export type AgentEvent =
+  /**
+   * An upstream accepted the request and its answer begins (a relay's stream may show its headers
+   * now): sent before its first chunk, which may be a while.
+   */
+  | { type: "answering" }
   /** A fragment of the answer's text. */
   | { type: "content"; text: string }
   /** Tool-call deltas, as OpenAI sends them. */

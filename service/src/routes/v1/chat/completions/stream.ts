@@ -33,12 +33,15 @@ export async function streamCompletion(
   let usage: Usage | undefined;
   let usageChunk: string | undefined;
   try {
-    // An upstream's own chunks carry the role: its stream starts with the headers alone.
-    if (agent.kind === "llm") sse.open();
-    else sse.data(chunks.role());
+    // An upstream's own chunks carry the role: its stream starts with the headers alone, once the
+    // upstream has answered.
+    if (agent.kind !== "llm") sse.data(chunks.role());
     for await (const event of run.events) {
       let ok = true;
-      if (event.type === "chunks") {
+      if (event.type === "answering") {
+        sse.open();
+        continue;
+      } else if (event.type === "chunks") {
         if (event.text) timing.token(reply.elapsedTime);
         for (const members of event.chunks) ok = sse.data(chunks.relay(members));
       } else if (event.type === "content") {
