@@ -15,6 +15,9 @@ const AGENTS = `agents:
     tokens: 3
     silence_ms: 400
     interval_ms: 150
+  - id: unpaced
+    kind: synthetic
+    tokens: 150
 `;
 
 describe("SSE streaming", () => {
@@ -43,6 +46,23 @@ describe("SSE streaming", () => {
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
       body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], stream: true }),
     });
+
+  it("streams an unpaced agent's tokens one delta each, in order, the same text as its JSON answer", async () => {
+    const client = openaiClient(baseURL, secret);
+    const deltas: string[] = [];
+    const stream = await client.chat.completions.create({ model: "agentport/unpaced", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    let completionTokens = 0;
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) deltas.push(content);
+      if (chunk.usage) completionTokens = chunk.usage.completion_tokens;
+    }
+    const whole = await client.chat.completions.create({ model: "agentport/unpaced", messages: [{ role: "user", content: "hi" }] });
+    expect(deltas).toHaveLength(150);
+    expect(completionTokens).toBe(150);
+    expect(deltas.join("")).toBe(whole.choices[0].message.content);
+    expect(deltas.slice(62, 65)).toEqual([" dolor", " sit", " amet,"]); // across the first hand-over of 64 (tokens 0–63)
+  });
 
   it("sends the headers at once and heartbeats before the first token and between tokens", async () => {
     const res = await open("agentport/slow");

@@ -12,6 +12,8 @@ import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest } from "./
 const WORDS = ["Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit,", "sed", "do"];
 const token = (i: number) => (i === 0 ? WORDS[0] : " " + WORDS[i % WORDS.length]);
 const text = (count: number) => Array.from({ length: count }, (_, i) => token(i)).join("");
+/** Tokens an unpaced stream hands over in one event: few hops, a bounded string. */
+const BATCH = 64;
 
 export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
   const interval = spec.interval_ms ?? 0;
@@ -28,6 +30,10 @@ export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
       if (request.stream === false && interval === 0) {
         // A caller collecting the whole answer gets it in one piece: same text, fewer hops.
         yield { type: "content", text: count === spec.tokens && whole ? whole : text(count) };
+      } else if (interval === 0) {
+        for (let i = 0; i < count; i += BATCH) {
+          yield { type: "contents", texts: Array.from({ length: Math.min(BATCH, count - i) }, (_, k) => token(i + k)) };
+        }
       } else {
         for (let i = 0; i < count; i++) {
           // A caller that stops wants no more: paced waits end on its signal, and it stops iterating.

@@ -45,6 +45,11 @@ export type AgentEvent =
   | { type: "answering" }
   /** A fragment of the answer's text. */
   | { type: "content"; text: string }
+  /**
+   * Fragments of the answer's text ready at once, each its own delta on the wire: one hop to the
+   * caller for many (an unpaced agent).
+   */
+  | { type: "contents"; texts: string[] }
   /** Tool-call deltas, as OpenAI sends them. */
   | { type: "tool_calls"; toolCalls: unknown[] }
   /**

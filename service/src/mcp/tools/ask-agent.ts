@@ -62,15 +62,17 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
           const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
           for await (const event of agent.run(request, { projectId: principal.projectId, signal, log: deps.log })) {
             // An llm agent relays its upstream's answer: its text is read off the way.
-            const text = event.type === "content" || event.type === "chunks" || event.type === "completion" ? event.text : "";
-            if (!text) continue;
-            answer += text;
-            fragments++;
-            if (progressToken !== undefined) {
-              await extra.sendNotification({
-                method: "notifications/progress",
-                params: { progressToken, progress: fragments, message: text },
-              });
+            const texts = event.type === "contents" ? event.texts : event.type === "content" || event.type === "chunks" || event.type === "completion" ? [event.text] : [];
+            for (const text of texts) {
+              if (!text) continue;
+              answer += text;
+              fragments++;
+              if (progressToken !== undefined) {
+                await extra.sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken, progress: fragments, message: text },
+                });
+              }
             }
           }
         } catch (err) {

@@ -43,6 +43,7 @@ export async function collect(events: AsyncIterable<AgentEvent>): Promise<Collec
   let relayed: string | undefined;
   for await (const event of events) {
     if (event.type === "content") content += event.text;
+    else if (event.type === "contents") content += event.texts.join("");
     else if (event.type === "completion") relayed = event.members;
     else if (event.type === "tool_calls") mergeToolCalls((toolCalls ??= []), event.toolCalls);
     else if (event.type === "usage") usage = usageOf(event);

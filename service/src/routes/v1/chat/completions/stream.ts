@@ -47,6 +47,11 @@ export async function streamCompletion(
       } else if (event.type === "content") {
         timing.token(reply.elapsedTime);
         ok = sse.data(chunks.content(event.text));
+      } else if (event.type === "contents") {
+        for (const text of event.texts) {
+          timing.token(reply.elapsedTime);
+          ok = sse.data(chunks.content(text));
+        }
       } else if (event.type === "tool_calls") ok = sse.data(chunks.toolCalls(event.toolCalls));
       else if (event.type === "usage") {
         usage = usageOf(event);
