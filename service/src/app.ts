@@ -13,6 +13,7 @@ import { sendApiError, toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
 import { batchedStdout } from "./http/log-destination.js";
 import { AccessLog } from "./http/access-log.js";
+import { requestLoggerFactory } from "./http/request-logger.js";
 import { RequestCounts } from "./metrics/request-counts.js";
 import { useDepthCheckedJson } from "./http/json-body.js";
 import "./plugins/types.js";
@@ -88,6 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, stream: batchedStdout() },
     bodyLimit: config.jsonBodyLimit,
+    childLoggerFactory: requestLoggerFactory,
     logController: new AccessLog(requests, { customRequestSerializer: hasRequestSerializer(opts.logger) }),
     requestIdHeader: false, // genReqId reads and checks it
     clientErrorHandler,

@@ -77,7 +77,7 @@ export class AccessLog extends LogController {
       reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId }, COMPLETED);
       return;
     }
-    if (!(reply.log as pino.Logger).isLevelEnabled("info")) return;
+    if (!(reply.log as unknown as pino.Logger).isLevelEnabled("info")) return;
     const raw = request.raw;
     const fields = serializeFields({
       reqId: request.id,
