@@ -23,9 +23,10 @@ const LOG_FLUSH_MS = 1000;
 /** Retries of a full stdout (100 ms apart) before a write gives up: ~5 s at most at exit. */
 const MAX_WRITE_RETRIES = 50;
 
-/** What pino writes its lines to. */
+/** What pino writes its lines to; `flush` is what `logger.flush()` calls (after the startup lines). */
 export interface LogDestination {
   write(line: string): boolean;
+  flush(callback: (err?: Error) => void): void;
 }
 
 export function batchedStdout(): LogDestination {
@@ -47,5 +48,8 @@ export function batchedStdout(): LogDestination {
       // Nothing reads stdout any more: what is left cannot be delivered.
     }
   });
-  return { write: (line) => destination.write(Buffer.from(line) as unknown as string) };
+  return {
+    write: (line) => destination.write(Buffer.from(line) as unknown as string),
+    flush: (callback) => destination.flush(callback),
+  };
 }
