@@ -23,7 +23,7 @@ describe("a request's logger, made on first use", () => {
     expect((quiet as unknown as pino.Logger).isLevelEnabled("debug")).toBe(false);
     expect(child).not.toHaveBeenCalled();
     const busy = requestLoggerFactory(root, { reqId: "req_2" }, {});
-    busy.warn({ code: "x" }, "first");
+    busy.warn({ detail: 1 }, "first");
     busy.info("second");
     expect(child).toHaveBeenCalledTimes(1);
   });
@@ -31,12 +31,12 @@ describe("a request's logger, made on first use", () => {
   it("writes the lines a pino child would: the request's bindings, level and message", async () => {
     const { root, lines } = rootLogger();
     const log = requestLoggerFactory(root, { reqId: "req_3" }, {});
-    log.error({ code: "boom" }, "failed %s", "twice");
+    log.error({ detail: "boom" }, "failed %s", "twice");
     log.debug("not at info");
     log.child({ agent: "a" }).info("from a child");
     await new Promise((r) => setImmediate(r));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 50, reqId: "req_3", code: "boom", msg: "failed twice" }),
+      expect.objectContaining({ level: 50, reqId: "req_3", detail: "boom", msg: "failed twice" }),
       expect.objectContaining({ level: 30, reqId: "req_3", agent: "a", msg: "from a child" }),
     ]);
   });
