@@ -1,34 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import OpenAI from "openai";
-import { agentsFileOf, buildTestApp, type TestApp } from "../helpers/app.js";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { startLlmTestApp, type LlmTestApp } from "../helpers/llm-app.js";
 import { scrape } from "../helpers/metrics.js";
 import { listen, openaiClient } from "../helpers/openai-client.js";
-import { startUpstreamStub, type UpstreamStub } from "../helpers/upstream-stub.js";
 
 const user = [{ role: "user" as const, content: "hi" }];
 
 describe("/metrics after real requests through the official client", () => {
-  let stub: UpstreamStub;
+  let llm: LlmTestApp;
   let t: TestApp;
   let origin: string;
   let client: OpenAI;
   beforeAll(async () => {
-    stub = await startUpstreamStub();
-    const agentsFile = agentsFileOf([
+    // A logger (silent) as the server has one: requests are counted where the access line is written.
+    llm = await startLlmTestApp([
       { id: "five", kind: "synthetic", tokens: 5 },
       { id: "busy", kind: "llm", model: "status-503" },
       { id: "gone", kind: "llm", model: "echo", base_url: "http://127.0.0.1:9/v1" },
-    ]);
-    // A logger (silent) as the server has one: requests are counted where the access line is written.
-    t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url }, { logger: { level: "silent" } });
-    const baseURL = await listen(t.app);
-    origin = baseURL.replace(/\/v1$/, "");
-    client = openaiClient(baseURL, (await t.createKey()).secret);
+    ], {}, { logger: { level: "silent" } });
+    ({ t, client } = llm);
+    origin = llm.baseURL.replace(/\/v1$/, "");
   });
-  afterAll(async () => {
-    await t.close();
-    await stub.close();
-  });
+  afterAll(() => llm.close());
 
   it("counts requests by method, route pattern and status, never by raw URL", async () => {
     await client.models.list();

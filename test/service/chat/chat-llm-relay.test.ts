@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
-import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
+import type { TestApp } from "../../helpers/app.js";
+import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
 import { scrape } from "../../helpers/metrics.js";
-import { listen, openaiClient } from "../../helpers/openai-client.js";
 import { SseReader } from "../../../service/src/sse/sse-reader.js";
-import { startUpstreamStub, STUB_FINGERPRINT, type UpstreamStub } from "../../helpers/upstream-stub.js";
+import { STUB_FINGERPRINT, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
 const user = (content: string) => [{ role: "user" as const, content }];
 
@@ -19,27 +19,21 @@ function events(text: string): string[] {
 }
 
 describe("an llm agent relays its upstream's answer", () => {
+  let llm: LlmTestApp;
   let stub: UpstreamStub;
   let t: TestApp;
   let baseURL: string;
   let secret: string;
   let client: OpenAI;
   beforeAll(async () => {
-    stub = await startUpstreamStub();
-    const agentsFile = agentsFileOf([
+    llm = await startLlmTestApp([
       { id: "support", kind: "llm", model: "echo" },
       { id: "tools-bot", kind: "llm", model: "tools" },
       { id: "careful", kind: "llm", model: "refuse" },
     ]);
-    t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url });
-    baseURL = await listen(t.app);
-    secret = (await t.createKey()).secret;
-    client = openaiClient(baseURL, secret);
+    ({ stub, t, baseURL, secret, client } = llm);
   });
-  afterAll(async () => {
-    await t.close();
-    await stub.close();
-  });
+  afterAll(() => llm.close());
 
   /** What the last upstream call answered, as parsed objects (a JSON body, or its stream's chunks). */
   const upstreamAnswer = () => stub.requests.at(-1)!.answer;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import OpenAI from "openai";
 import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
+import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
 import { listen, openaiClient } from "../../helpers/openai-client.js";
 import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
@@ -8,15 +9,15 @@ const UPSTREAM_KEY = "sk-upstream-secret";
 const user = (content: string) => [{ role: "user" as const, content }];
 
 describe("llm agents against an upstream", () => {
+  let app: LlmTestApp;
   let stub: UpstreamStub;
   let t: TestApp;
   let baseURL: string;
   let secret: string;
   let client: OpenAI;
   beforeAll(async () => {
-    stub = await startUpstreamStub();
     const llm = (id: string, model: string, extra = {}) => ({ id, kind: "llm", model, ...extra });
-    const agentsFile = agentsFileOf([
+    app = await startLlmTestApp([
       llm("support", "echo", { system_prompt: "You are support." }),
       llm("tools-bot", "tools"),
       llm("failing", "fail"),
@@ -24,16 +25,10 @@ describe("llm agents against an upstream", () => {
       llm("hanging", "hang"),
       llm("silent", "silent"),
       llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
-    ]);
-    t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: UPSTREAM_KEY });
-    baseURL = await listen(t.app);
-    secret = (await t.createKey()).secret;
-    client = openaiClient(baseURL, secret);
+    ], { LLM_API_KEY: UPSTREAM_KEY });
+    ({ stub, t, baseURL, secret, client } = app);
   });
-  afterAll(async () => {
-    await t.close();
-    await stub.close();
-  });
+  afterAll(() => app.close());
 
   const lastRequest = () => stub.requests.at(-1)!;
 

@@ -1,29 +1,22 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
-import { listen } from "../../helpers/openai-client.js";
-import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
+import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
+import type { UpstreamStub } from "../../helpers/upstream-stub.js";
 
 const user = [{ role: "user" as const, content: "hi" }];
 
 /** Upstream failures keep their meaning for the caller, through the official client and its retries. */
 describe("llm agent upstream errors", () => {
+  let llm: LlmTestApp;
   let stub: UpstreamStub;
-  let t: TestApp;
   let baseURL: string;
   let secret: string;
   beforeAll(async () => {
-    stub = await startUpstreamStub();
-        const statuses = [400, 401, 404, 429, 503];
-    const agentsFile = agentsFileOf([...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })), { id: "hanging", kind: "llm", model: "hang" }]);
-    t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: "sk-upstream-secret", LLM_TIMEOUT_SECONDS: "1", LLM_IDLE_TIMEOUT_SECONDS: "1" });
-    baseURL = await listen(t.app);
-    secret = (await t.createKey()).secret;
+    const statuses = [400, 401, 404, 429, 503];
+    llm = await startLlmTestApp([...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })), { id: "hanging", kind: "llm", model: "hang" }], { LLM_API_KEY: "sk-upstream-secret", LLM_TIMEOUT_SECONDS: "1", LLM_IDLE_TIMEOUT_SECONDS: "1" });
+    ({ stub, baseURL, secret } = llm);
   });
-  afterAll(async () => {
-    await t.close();
-    await stub.close();
-  });
+  afterAll(() => llm.close());
 
   /** One create with the client's default retries (2, short backoff); the error and how often the upstream was asked. */
   async function call(model: string, stream = false) {
