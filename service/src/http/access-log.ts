@@ -54,6 +54,7 @@ export interface AccessLogOptions {
 export class AccessLog extends LogController {
   private readonly requests: RequestCounts;
   private readonly viaPino: boolean;
+  /** Undefined until the first line: null when the logger is not one whose lines can be written here. */
   private writer?: Writer | null;
 
   constructor(requests: RequestCounts, options: AccessLogOptions = {}) {
@@ -72,7 +73,8 @@ export class AccessLog extends LogController {
       reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, err: error }, "request errored");
       return;
     }
-    const writer = this.viaPino ? null : (this.writer ??= writerOf(request.server.log));
+    if (this.writer === undefined) this.writer = this.viaPino ? null : writerOf(request.server.log);
+    const writer = this.writer;
     if (!writer) {
       reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId }, COMPLETED);
       return;
