@@ -62,12 +62,14 @@ export class UsageMeter {
    */
   record(usage: UsageRecord, atMs = Date.now()): void {
     const minuteMs = atMs - (atMs % MINUTE_MS);
-    const known = this.pending.get(sumsId(minuteMs, usage.projectId, usage.keyId, usage.model));
-    if (known) return void addTo(known, 1, usage.inputTokens, usage.outputTokens);
     const { projectId, keyId, model, inputTokens, outputTokens } = usage;
-    this.add({ projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens });
+    const id = sumsId(minuteMs, projectId, keyId, model);
+    const known = this.pending.get(id);
+    if (known) addTo(known, 1, inputTokens, outputTokens);
+    else this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens });
   }
 
+  /** Sums a failed write took out, put back for the next flush. */
   private add(sums: Sums): void {
     const id = sumsId(sums.minuteMs, sums.projectId, sums.keyId, sums.model);
     const known = this.pending.get(id);
