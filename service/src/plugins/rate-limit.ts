@@ -23,7 +23,7 @@ declare module "fastify" {
      * Hook for contexts with an API key (after the key check): counts the request against its key's
      * limit. Callback style: a key with no limit passes without a promise.
      */
-    limitKeyRequests(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+    limitKeyRequests: KeyLimitHook;
   }
 }
 
@@ -32,6 +32,18 @@ export function resetDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
   const s = Math.ceil(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
+}
+
+/** A hook call the per-key limits make: a key with no limit passes at once, without a promise. */
+export type KeyLimitHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+/** The onRequest hook for one per-key limit: `check` runs only for keys that have one. */
+export function keyLimitHook(limitOf: (request: FastifyRequest) => number | undefined, check: (request: FastifyRequest, reply: FastifyReply, limit: number) => Promise<void>): KeyLimitHook {
+  return (request, reply, done) => {
+    const limit = limitOf(request);
+    if (limit === undefined) return done();
+    check(request, reply, limit).then(() => done(), done);
+  };
 }
 
 export default fp(
@@ -49,11 +61,7 @@ export default fp(
       app.metrics.rateLimited("requests");
       throw keyRateLimited(limit, reset, result.ttlInSeconds);
     };
-    app.decorate("limitKeyRequests", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const limit = limitOf(request);
-      if (limit === undefined) return done();
-      limitRequests(request, reply, limit).then(() => done(), done);
-    });
+    app.decorate("limitKeyRequests", keyLimitHook(limitOf, limitRequests));
   },
   { name: "rate-limit", dependencies: ["api-keys", "redis", "metrics"] },
 );

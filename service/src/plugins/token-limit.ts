@@ -10,11 +10,11 @@
  * `-remaining-tokens`, `-reset-tokens`; over it, 429 `rate_limit_exceeded` with Retry-After. When
  * Redis does not answer, requests pass (fail open, as the request limit does).
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { keyTokensRateLimited } from "../errors.js";
-import { resetDuration } from "./rate-limit.js";
+import { keyLimitHook, resetDuration, type KeyLimitHook } from "./rate-limit.js";
 
 const WINDOW_SECONDS = 60;
 
@@ -24,7 +24,7 @@ declare module "fastify" {
      * Before a completion: refuses a key whose tokens this minute are spent; sets the token
      * headers. Callback style: a key with no limit passes without a promise.
      */
-    checkKeyTokens(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+    checkKeyTokens: KeyLimitHook;
     /** After a completion: adds its tokens to its key's window. */
     spendKeyTokens(request: FastifyRequest, tokens: number): void;
   }
@@ -53,11 +53,7 @@ export default fp(
       app.metrics.rateLimited("tokens");
       throw keyTokensRateLimited(limit, used, reset, Math.max(1, Math.ceil(resetMs / 1000)));
     };
-    app.decorate("checkKeyTokens", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const limit = limitOf(request);
-      if (limit === undefined) return done();
-      checkTokens(request, reply, limit).then(() => done(), done);
-    });
+    app.decorate("checkKeyTokens", keyLimitHook(limitOf, checkTokens));
 
     app.decorate("spendKeyTokens", (request: FastifyRequest, tokens: number) => {
       if (tokens <= 0 || limitOf(request) === undefined) return;
