@@ -45,6 +45,17 @@ function sliceEnd(text: string, start: number): number {
 }
 
 function counter(countTokens: (text: string) => number): TokenCounter {
+  // Each message's role is counted too. There are five, so each is counted once (a call to the
+  // encoder costs a copy of its pre-token RegExp); the bound only guards against the unforeseen.
+  const roleTokens = new Map<string, number>();
+  const tokensOfRole = (role: string) => {
+    let n = roleTokens.get(role);
+    if (n === undefined) {
+      n = countTokens(role);
+      if (roleTokens.size < 16) roleTokens.set(role, n);
+    }
+    return n;
+  };
   async function large(text: string): Promise<number> {
     const exact = Math.min(text.length, EXACT_CHARS);
     let tokens = 0;
@@ -62,7 +73,7 @@ function counter(countTokens: (text: string) => number): TokenCounter {
     large,
     async prompt(messages) {
       let n = 3;
-      for (const m of messages) n += 3 + countTokens(m.role) + (await large(messageText(m)));
+      for (const m of messages) n += 3 + tokensOfRole(m.role) + (await large(messageText(m)));
       return n;
     },
   };
