@@ -7,9 +7,32 @@
  * an agent that yields many deltas at once costs one write, a paced one still sends each delta
  * as it comes (the turn ends before any timer or further I/O is waited for).
  */
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeader, ServerResponse } from "node:http";
 
 import { HEARTBEAT_COMMENT as HEARTBEAT } from "./heartbeat.js";
+
+type Headers = Record<string, string | number | string[] | undefined>;
+
+/** The stream's own headers, as name, value pairs; a caller's header of the same name gives way. */
+const STREAM_HEADERS = ["content-type", "text/event-stream", "cache-control", "no-cache", "x-accel-buffering", "no", "connection", "keep-alive"];
+const OWN = new Set(STREAM_HEADERS.filter((_, i) => i % 2 === 0));
+
+/**
+ * The response's headers as one flat list of names and values, which Node writes as it is.
+ * Spreading them into a new object literal instead cost a slow property definition per header,
+ * the largest share of a stream's setup. Names are lower case, as Fastify and Node give them.
+ */
+function headerList(extra: Headers | undefined): OutgoingHttpHeader[] {
+  const list: OutgoingHttpHeader[] = [];
+  if (extra) {
+    for (const name of Object.keys(extra)) {
+      const value = extra[name];
+      if (value !== undefined && !OWN.has(name)) list.push(name, value);
+    }
+  }
+  for (const item of STREAM_HEADERS) list.push(item);
+  return list;
+}
 
 export interface SseWriterOptions {
   /** Silence after which a heartbeat comment is written, in milliseconds. */
@@ -17,7 +40,7 @@ export interface SseWriterOptions {
   /** Stopped when the client disconnects before the stream ended. */
   onClientGone: { stop(): void };
   /** Extra response headers (e.g. the request id). */
-  headers?: Record<string, string | number | string[] | undefined>;
+  headers?: Headers;
 }
 
 export class SseWriter {
@@ -35,13 +58,7 @@ export class SseWriter {
     opts: SseWriterOptions,
   ) {
     this.res = res;
-    res.writeHead(200, {
-      ...opts.headers,
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-      connection: "keep-alive",
-    });
+    res.writeHead(200, headerList(opts.headers));
     res.once("close", () => {
       clearInterval(this.heartbeat);
       if (res.writableFinished) return;
