@@ -4,9 +4,9 @@
  * Its queries run on the event loop: one holds it for as long as it takes (a file search over a
  * few thousand passages, ~15 ms here). PGlite chains queued queries through promises, so a burst
  * of them ran back to back, every other request waiting for all of them (the models list's p99
- * went to ~115 ms while four clients searched: `npm run bench -- --only search`). Queries here
- * take turns with the event loop instead: each starts only after pending I/O has had a turn, so
- * a request waits for at most the one query under way. Deployments run a PostgreSQL server,
+ * was 122 ms while four clients searched, `npm run bench -- --only search`; 16 ms now). Queries
+ * here take turns with the event loop instead: each starts only after pending I/O has had a turn,
+ * so a request waits for at most the one query under way. Deployments run a PostgreSQL server,
  * where the query runs in the database and none of this applies.
  */
 import { mkdirSync } from "node:fs";
