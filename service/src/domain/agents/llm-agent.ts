@@ -50,11 +50,11 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
         method: "POST",
         headers,
         body: upstreamBody(spec, request, stream),
-        signal: ctx.signal,
+        signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
       });
     } catch (err) {
-      if (ctx.signal.aborted) throw err;
+      if (ctx.upstreamSignal.aborted) throw err;
       throw connectFailure(err, onError);
     }
     if (res.statusCode >= 400) {

@@ -81,7 +81,7 @@ export async function* fromStream(
     }
     for (const event of state.events(decoder.end())) yield event;
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
+    if (ctx.upstreamSignal.aborted) throw err;
     if (!(err instanceof ApiError || err instanceof SyntaxError)) throw connectFailure(err, onError);
     onError("bad_response");
     throw err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");

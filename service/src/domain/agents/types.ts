@@ -2,6 +2,7 @@
  * The contract between agents and their callers (the chat completions route, the MCP tools).
  * An agent turns a chat request into a stream of events; callers shape them for their wire.
  */
+import type { EventEmitter } from "node:events";
 
 export type AgentKind = "llm" | "files" | "synthetic";
 
@@ -69,10 +70,19 @@ export type AgentEvent =
 
 export type UsageEvent = Extract<AgentEvent, { type: "usage" }>;
 
+/**
+ * A stop in the form undici takes for a request: an AbortSignal, or an EventEmitter that emits
+ * "abort" and tells whether it has. The chat routes give the emitter: an AbortSignal made per
+ * request, with undici's listener on it, cost ~20 µs of an llm answer's CPU (Node 20).
+ */
+export type UpstreamSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean });
+
 export interface AgentContext {
   projectId: string;
   /** Aborted when the caller goes away (client disconnect, MCP cancel, shutdown deadline). */
   signal: AbortSignal;
+  /** The same stop, for an upstream HTTP request (see UpstreamSignal). */
+  upstreamSignal: UpstreamSignal;
   /** Request-scoped logger (pino child). */
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }

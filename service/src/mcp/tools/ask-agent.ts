@@ -60,7 +60,7 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         try {
           // Without a progress token nobody watches the stream: an llm agent may ask its upstream for one reply.
           const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
-          for await (const event of agent.run(request, { projectId: principal.projectId, signal, log: deps.log })) {
+          for await (const event of agent.run(request, { projectId: principal.projectId, signal, upstreamSignal: signal, log: deps.log })) {
             // An llm agent relays its upstream's answer: its text is read off the way.
             const texts = event.type === "contents" ? event.texts : event.type === "content" || event.type === "chunks" || event.type === "completion" ? [event.text] : [];
             for (const text of texts) {

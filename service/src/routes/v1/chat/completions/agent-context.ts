@@ -7,6 +7,8 @@ import type { Stopper } from "./stop-signal.js";
 class RequestAgentContext implements AgentContext {
   readonly projectId: string;
   private readonly stop: Stopper;
+  /** The stopper itself: undici takes an EventEmitter that emits "abort". */
+  readonly upstreamSignal: Stopper;
   readonly log: FastifyBaseLogger;
   constructor(
     projectId: string,
@@ -15,6 +17,7 @@ class RequestAgentContext implements AgentContext {
   ) {
     this.projectId = projectId;
     this.stop = stop;
+    this.upstreamSignal = stop;
     this.log = log;
   }
 

@@ -1,16 +1,20 @@
 /**
  * Stops one chat request's agent: when the client leaves, or when the shutdown deadline passes.
- * The AbortController behind `signal` is made only if an agent asks for it (most fast answers
- * never do), and the deadline has one listener for all requests, not one each.
+ * It is itself the signal an upstream request takes (it emits "abort"); the AbortController
+ * behind `signal` is made only if an agent asks for one (most never do), and the deadline has one
+ * listener for all requests, not one each.
  */
+import { EventEmitter } from "node:events";
+
 const live = new WeakMap<AbortSignal, Set<Stopper>>();
 
-export class Stopper {
+export class Stopper extends EventEmitter {
   private controller?: AbortController;
   private stopped = false;
   private readonly peers: Set<Stopper>;
 
   constructor(deadline: AbortSignal) {
+    super();
     let peers = live.get(deadline);
     if (!peers) {
       const all = new Set<Stopper>();
@@ -34,8 +38,10 @@ export class Stopper {
   }
 
   stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     this.controller?.abort();
+    this.emit("abort");
   }
 
   /** The request is over: forget it. */
