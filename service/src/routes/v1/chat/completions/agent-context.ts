@@ -6,8 +6,7 @@ import type { Stopper } from "./stop-signal.js";
 /** A class, not an object literal with a getter: the getter is defined once, not per request. */
 class RequestAgentContext implements AgentContext {
   readonly projectId: string;
-  private readonly stop: Stopper;
-  /** The stopper itself: undici takes an EventEmitter that emits "abort". */
+  /** The request's stopper itself: undici takes an EventEmitter that emits "abort". */
   readonly upstreamSignal: Stopper;
   readonly log: FastifyBaseLogger;
   constructor(
@@ -16,13 +15,13 @@ class RequestAgentContext implements AgentContext {
     log: FastifyBaseLogger,
   ) {
     this.projectId = projectId;
-    this.stop = stop;
     this.upstreamSignal = stop;
     this.log = log;
   }
 
+  /** The same stop as an AbortSignal, made on first use (the synthetic agent's timers take one). */
   get signal(): AbortSignal {
-    return this.stop.signal;
+    return this.upstreamSignal.signal;
   }
 }
 
