@@ -7,6 +7,9 @@ import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stu
 
 const UPSTREAM_KEY = "sk-upstream-secret";
 const user = (content: string) => [{ role: "user" as const, content }];
+/** A raw POST to the chat route, for what the SDK hides: the status, headers and bytes, an abort. */
+const postChat = (baseURL: string, secret: string, body: object, signal?: AbortSignal) =>
+  fetch(`${baseURL}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify(body), signal });
 
 describe("llm agents against an upstream", () => {
   let app: LlmTestApp;
@@ -147,11 +150,7 @@ describe("llm agents against an upstream", () => {
   });
 
   it("502 upstream_error when the upstream fails, without its key or body", async () => {
-    const res = await fetch(`${baseURL}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "agentport/failing", messages: user("hi") }),
-    });
+    const res = await postChat(baseURL, secret, { model: "agentport/failing", messages: user("hi") });
     expect(res.status).toBe(502);
     const body = await res.text();
     expect(JSON.parse(body)).toEqual({
@@ -168,11 +167,7 @@ describe("llm agents against an upstream", () => {
   });
 
   it("a stream whose upstream fails midway ends with an error event and no [DONE]", async () => {
-    const res = await fetch(`${baseURL}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "agentport/breaking", messages: user("one two three"), stream: true }),
-    });
+    const res = await postChat(baseURL, secret, { model: "agentport/breaking", messages: user("one two three"), stream: true });
     expect(res.status).toBe(200);
     const events = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: "));
     // What counts is the text that went out before the failure.
@@ -195,12 +190,7 @@ describe("llm agents against an upstream", () => {
   it("a stream shows its headers as soon as the upstream has answered, before any chunk", async () => {
     const before = stub.requests.length;
     const abort = new AbortController();
-    const res = await fetch(`${baseURL}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "agentport/silent", messages: user("well?"), stream: true }),
-      signal: AbortSignal.any([abort.signal, AbortSignal.timeout(10_000)]),
-    });
+    const res = await postChat(baseURL, secret, { model: "agentport/silent", messages: user("well?"), stream: true }, AbortSignal.any([abort.signal, AbortSignal.timeout(10_000)]));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(stub.requests[before].answer).toBe(""); // the upstream has written no chunk, only its headers
@@ -211,12 +201,7 @@ describe("llm agents against an upstream", () => {
   it("a client that disconnects cancels the running upstream request", async () => {
     const before = stub.requests.length;
     const abort = new AbortController();
-    const res = await fetch(`${baseURL}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "agentport/hanging", messages: user("take your time"), stream: true }),
-      signal: abort.signal,
-    });
+    const res = await postChat(baseURL, secret, { model: "agentport/hanging", messages: user("take your time"), stream: true }, abort.signal);
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('"role":"assistant"');
     await vi.waitFor(() => expect(stub.requests.length).toBe(before + 1));
@@ -238,12 +223,7 @@ describe("llm agents: a client leaving a non-streaming request", () => {
       const baseURL = await listen(t.app);
       const { secret } = await t.createKey();
       const abort = new AbortController();
-      const pending = fetch(`${baseURL}/chat/completions`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "agentport/hanging", messages: user("hello?") }),
-        signal: abort.signal,
-      }).catch((e: Error) => e);
+      const pending = postChat(baseURL, secret, { model: "agentport/hanging", messages: user("hello?") }, abort.signal).catch((e: Error) => e);
       await vi.waitFor(() => expect(stub.requests.length).toBe(1));
       abort.abort();
       expect(await pending).toMatchObject({ name: "AbortError" });
