@@ -2,15 +2,27 @@
  * Child process: the references the chat bench compares the service with. A bare Fastify route
  * answering the service's own bytes (captured from the running service), and a minimal Fastify +
  * undici pass-through proxy to the same upstream that checks a bearer token as the service does.
+ *
+ * Each also runs a second time as its "spec floor": the same route with only the two duties the
+ * service owes every request and neither reference has, each done a plain, cheap way: the key
+ * looked up by its SHA-256 (keys are stored hashed, never in the clear), and one JSON access line
+ * to stdout through the service's own batched writer (default logging). It tells how much of a
+ * gap to the reference any server that keeps those duties must pay on this machine.
  */
+import { hash } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyInstance } from "fastify";
+import { hostname as osHostname } from "node:os";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { Agent, request } from "undici";
+import { batchedStdout } from "../src/http/log-destination.js";
 import { answerCpuQuestions } from "./lib/children.js";
 
 export interface ChatServers {
   bare: string;
   proxy: string;
+  /** The bare routes and the proxy with the spec's per-request duties (see above). */
+  bareFloor: string;
+  proxyFloor: string;
 }
 
 const upstream = process.env.BENCH_UPSTREAM!;
@@ -32,28 +44,81 @@ const chat = (stream: boolean) => ({ model: "agentport/synthetic-20", messages: 
 const modelsBytes = await capture("/v1/models");
 const jsonBytes = await capture("/v1/chat/completions", chat(false));
 const sseBytes = await capture("/v1/chat/completions", chat(true));
-const bare = Fastify({ logger: false });
-bare.get("/bare/models", async (_req, reply) => reply.type("application/json").send(modelsBytes));
-bare.post("/bare/json", async (_req, reply) => reply.type("application/json").send(jsonBytes));
-bare.post("/bare/stream", async (_req, reply) => reply.header("cache-control", "no-cache").type("text/event-stream").send(sseBytes));
-await bare.listen({ port: 0, host: "127.0.0.1" });
+
+const digest = (secret: string) => hash("sha256", secret, "base64");
+const keys = new Map([[digest(key), { keyId: "key_bench", projectId: "proj_bench" }]]);
+const log = batchedStdout();
+const hostname = osHostname();
+type KeyedRequest = FastifyRequest & { benchKey?: { keyId: string; projectId: string } };
+
+/** The spec's per-request duties: a hashed key lookup, one access line. */
+function withSpecDuties(app: FastifyInstance): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    const req = request as KeyedRequest;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+    req.benchKey = m ? keys.get(digest(m[1])) : undefined;
+    if (!req.benchKey) return void reply.code(401).send({ error: { message: "bad key" } });
+    reply.header("x-request-id", req.id);
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    const req = request as KeyedRequest;
+    const line = {
+      level: 30,
+      time: Date.now(),
+      pid: process.pid,
+      hostname,
+      reqId: req.id,
+      req: { method: req.method, url: req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket.remotePort },
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+      keyId: req.benchKey?.keyId,
+      projectId: req.benchKey?.projectId,
+      msg: "request completed",
+    };
+    log.write(JSON.stringify(line) + "\n");
+    done();
+  });
+}
+
+function bareRoutes(app: FastifyInstance): FastifyInstance {
+  app.get("/bare/models", async (_req, reply) => reply.type("application/json").send(modelsBytes));
+  app.post("/bare/json", async (_req, reply) => reply.type("application/json").send(jsonBytes));
+  app.post("/bare/stream", async (_req, reply) => reply.header("cache-control", "no-cache").type("text/event-stream").send(sseBytes));
+  return app;
+}
 
 // The reference proxy: check the bearer token, parse, forward, pipe the answer back. Nothing else.
 const pool = new Agent({ keepAliveTimeout: 30_000 });
-const proxy = Fastify({ logger: false });
 const expected = `Bearer ${key}`;
-proxy.post("/v1/chat/completions", async (req, reply) => {
-  if (req.headers.authorization !== expected) return reply.code(401).send({ error: { message: "bad key" } });
-  const res = await request(`${upstream}/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(req.body),
-    dispatcher: pool,
+function proxyRoute(app: FastifyInstance, checkToken: boolean): FastifyInstance {
+  app.post("/v1/chat/completions", async (req, reply) => {
+    if (checkToken && req.headers.authorization !== expected) return reply.code(401).send({ error: { message: "bad key" } });
+    const res = await request(`${upstream}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(req.body),
+      dispatcher: pool,
+    });
+    return reply.code(res.statusCode).type(String(res.headers["content-type"])).send(res.body);
   });
-  return reply.code(res.statusCode).type(String(res.headers["content-type"])).send(res.body);
-});
-await proxy.listen({ port: 0, host: "127.0.0.1" });
+  return app;
+}
+
+const floor = () => {
+  const app = Fastify({ logger: false });
+  withSpecDuties(app);
+  return app;
+};
+const servers = {
+  bare: bareRoutes(Fastify({ logger: false })),
+  proxy: proxyRoute(Fastify({ logger: false }), true),
+  bareFloor: bareRoutes(floor()),
+  // Its key check is the hashed lookup in its onRequest hook.
+  proxyFloor: proxyRoute(floor(), false),
+};
+for (const s of Object.values(servers)) await s.listen({ port: 0, host: "127.0.0.1" });
 
 answerCpuQuestions();
-process.send!({ bare: url(bare), proxy: url(proxy) } satisfies ChatServers);
+process.send!({ bare: url(servers.bare), proxy: url(servers.proxy), bareFloor: url(servers.bareFloor), proxyFloor: url(servers.proxyFloor) } satisfies ChatServers);
 process.on("SIGTERM", () => process.exit(0));

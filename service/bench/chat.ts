@@ -37,6 +37,8 @@ interface Target {
 interface Pair {
   what: string;
   reference: Target;
+  /** The reference with the spec's per-request duties added (chat-servers.ts): what any server owing them reaches. */
+  floor?: Target;
   ours: Target;
   goal: number;
 }
@@ -56,7 +58,9 @@ function pairs(s: Endpoints): Pair[] {
   const json = { "content-type": "application/json" };
   const auth = { ...json, authorization: `Bearer ${s.key}` };
   const ours = (name: string, model: string, stream: boolean): Target => ({ name, url: `${s.app}/v1/chat/completions`, headers: auth, body: chatBody(model, stream) });
-  const proxy = (stream: boolean): Target => ({ name: `Fastify+undici proxy, ${stream ? "SSE" : "JSON"}`, url: `${s.proxy}/v1/chat/completions`, headers: auth, body: chatBody("bench", stream) });
+  const proxy = (stream: boolean, base = s.proxy, name = "Fastify+undici proxy"): Target => ({ name: `${name}, ${stream ? "SSE" : "JSON"}`, url: `${base}/v1/chat/completions`, headers: auth, body: chatBody("bench", stream) });
+  const proxyFloor = (stream: boolean) => proxy(stream, s.proxyFloor, "  spec floor: proxy + hashed key + access line");
+  const bareFloor = (name: string, path: string, body?: string): Target => ({ name: `  spec floor: ${name} + hashed key + access line`, url: `${s.bareFloor}${path}`, method: body ? "POST" : "GET", headers: body ? auth : { authorization: auth.authorization }, body });
   const synthetic = "agentport/synthetic-20";
   return [
     {
@@ -75,17 +79,25 @@ function pairs(s: Endpoints): Pair[] {
       what: "models list",
       goal: 0.7,
       reference: { name: "bare route, same models JSON", url: `${s.bare}/bare/models`, method: "GET", headers: {} },
+      floor: bareFloor("bare route", "/bare/models"),
       ours: { name: "agentport GET /v1/models", url: `${s.app}/v1/models`, method: "GET", headers: { authorization: auth.authorization } },
     },
     {
       what: "synthetic JSON",
       goal: 0.7,
       reference: { name: "bare route, same JSON", url: `${s.bare}/bare/json`, headers: json, body: chatBody(synthetic, false) },
+      floor: bareFloor("bare route", "/bare/json", chatBody(synthetic, false)),
       ours: ours("agentport synthetic-20, JSON", synthetic, false),
     },
-    { what: "synthetic SSE", goal: 0.7, reference: { name: "bare route, same SSE bytes", url: `${s.bare}/bare/stream`, headers: json, body: chatBody(synthetic, true) }, ours: ours("agentport synthetic-20, SSE", synthetic, true) },
-    { what: "llm JSON", goal: 0.8, reference: proxy(false), ours: ours("agentport llm agent, JSON", "agentport/llm-bench", false) },
-    { what: "llm SSE", goal: 0.8, reference: proxy(true), ours: ours("agentport llm agent, SSE", "agentport/llm-bench", true) },
+    {
+      what: "synthetic SSE",
+      goal: 0.7,
+      reference: { name: "bare route, same SSE bytes", url: `${s.bare}/bare/stream`, headers: json, body: chatBody(synthetic, true) },
+      floor: bareFloor("bare route", "/bare/stream", chatBody(synthetic, true)),
+      ours: ours("agentport synthetic-20, SSE", synthetic, true),
+    },
+    { what: "llm JSON", goal: 0.8, reference: proxy(false), floor: proxyFloor(false), ours: ours("agentport llm agent, JSON", "agentport/llm-bench", false) },
+    { what: "llm SSE", goal: 0.8, reference: proxy(true), floor: proxyFloor(true), ours: ours("agentport llm agent, SSE", "agentport/llm-bench", true) },
   ];
 }
 
@@ -118,7 +130,8 @@ export async function run(): Promise<void> {
   };
   const limited = await startWarm("built", limitedEnv);
   const limitedKey = createKey("built", limitedEnv);
-  const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key });
+  // Its spec-floor servers write an access line per request: into a pipe read into nothing, as the service's.
+  const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key }, { discardStdout: true });
   const cpuOf = async (t: Target) =>
     t.url.startsWith(service.url) ? processCpuMicros(service.child.pid!) : t.url.startsWith(limited.url) ? processCpuMicros(limited.child.pid!) : servers.cpu();
   const measure = async (t: Target, seconds = SECONDS): Promise<Measured> => {
@@ -132,12 +145,14 @@ export async function run(): Promise<void> {
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
     for (const p of list) {
       await measure(p.reference, 1);
+      if (p.floor) await measure(p.floor, 1);
       await measure(p.ours, 1);
     }
-    const results = list.map(() => ({ reference: [] as Measured[], ours: [] as Measured[] }));
+    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
         results[i].reference.push(await measure(p.reference));
+        if (p.floor) results[i].floor.push(await measure(p.floor));
         results[i].ours.push(await measure(p.ours));
       }
     }
@@ -148,7 +163,14 @@ export async function run(): Promise<void> {
       const ratio = ours.rps / ref.rps;
       const cpuRatio = ref.cpuPerRequest / ours.cpuPerRequest;
       const verdict = (r: number) => (r >= p.goal ? "ok" : "MISSED");
-      rows.push([p.reference.name, fixed(ref.rps), fixed(ref.p50, 1), fixed(ref.p99, 1), fixed(ref.cpuPerRequest), "", "", "", String(ref.failures)]);
+      rows.push([p.reference.name, fixed(ref.rps), fixed(ref.p50, 1), fixed(ref.p99, 1), fixed(ref.cpuPerRequest), "", "", "", "", String(ref.failures)]);
+      const floor = p.floor && mean(results[i].floor);
+      if (p.floor && floor) {
+        const floorRatio = floor.rps / ref.rps;
+        const floorCpuRatio = ref.cpuPerRequest / floor.cpuPerRequest;
+        const reach = (r: number) => (r >= p.goal ? "reachable" : "beyond reach");
+        rows.push([p.floor.name, fixed(floor.rps), fixed(floor.p50, 1), fixed(floor.p99, 1), fixed(floor.cpuPerRequest), `${fixed(floorRatio, 2)} ${reach(floorRatio)}`, `${fixed(floorCpuRatio, 2)} ${reach(floorCpuRatio)}`, "", "", String(floor.failures)]);
+      }
       rows.push([
         p.ours.name,
         fixed(ours.rps),
@@ -157,12 +179,14 @@ export async function run(): Promise<void> {
         fixed(ours.cpuPerRequest),
         `${fixed(ratio, 2)} ${verdict(ratio)}`,
         `${fixed(cpuRatio, 2)} ${verdict(cpuRatio)}`,
+        floor ? fixed(ours.rps / floor.rps, 2) : "",
         `≥ ${p.goal}`,
         String(ours.failures),
       ]);
     }
-    console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "goal", "failures"], rows));
+    console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "of floor", "goal", "failures"], rows));
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
+    console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request; its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
 
     const chatAt = list.findIndex((p) => p.what === "synthetic JSON");
     if (chatAt >= 0) {

@@ -20,13 +20,19 @@ export function answerCpuQuestions(): void {
   });
 }
 
+export interface ChildOptions {
+  /** Its stdout is a pipe read into nothing, as a log collector reads a service's (it logs every request). */
+  discardStdout?: boolean;
+}
+
 /** Starts a TypeScript module as a child; it reports what it listens on with `process.send(info)`. */
-export async function startChild<T>(module: URL, env: Record<string, string> = {}): Promise<Child<T>> {
+export async function startChild<T>(module: URL, env: Record<string, string> = {}, options: ChildOptions = {}): Promise<Child<T>> {
   const child = fork(module, [], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, ...env },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    stdio: ["ignore", options.discardStdout ? "pipe" : "inherit", "inherit", "ipc"],
   });
+  child.stdout?.resume();
   const [info] = (await Promise.race([
     once(child, "message"),
     once(child, "exit").then(([code]) => Promise.reject(new Error(`${module.pathname} exited with ${code} before it was ready`))),
