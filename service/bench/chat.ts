@@ -7,6 +7,11 @@
  * are taken within one run. On a shared machine req/s swings with other load; each server's CPU
  * time per request (measured on its own process) does not, so both ratios are printed.
  *
+ * Each reference also runs as its "spec floor" (chat-servers.ts): itself plus a hashed key lookup
+ * and an access line per request, which the service owes every request and the references skip.
+ * The floor's ratio bounds what any implementation keeping those duties can reach on this machine:
+ * a goal above it is out of reach by definition, and our ratio to the floor is the distance left.
+ *
  * What the per-key limits and the usage accounting cost on the hot path: the same service with
  * requests- and tokens-per-minute limits counted in Redis (never reached) against it without, on
  * the models list (the request limit alone) and on chat (both); and a completion's usage record
