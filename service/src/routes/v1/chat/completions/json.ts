@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../../../errors.js";
 import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
-import { completionId, relayedCompletion } from "./chunks.js";
+import { completionId, ownCompletion, relayedCompletion } from "./chunks.js";
 import { collect } from "./collect.js";
 import { ChatRun } from "./run.js";
 import type { Stopper } from "./stop-signal.js";
@@ -29,29 +29,12 @@ export async function jsonCompletion(request: FastifyRequest, reply: FastifyRepl
     run.end("ok", result.usage);
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
-    // A string with a JSON type is sent as it is: the upstream's answer is not serialized again.
-    if (result.relayed !== undefined) return reply.type("application/json").send(relayedCompletion(id, created, model, result.relayed));
-    return {
-      id,
-      object: "chat.completion" as const,
-      created,
-      model,
-      system_fingerprint: null,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant" as const,
-            content: result.content || (result.toolCalls ? null : ""),
-            refusal: null,
-            ...(result.toolCalls && { tool_calls: result.toolCalls }),
-          },
-          logprobs: null,
-          finish_reason: result.finishReason,
-        },
-      ],
-      usage: result.usage,
-    };
+    // A string with a JSON type is sent as it is: neither answer goes through the serializer.
+    const body =
+      result.relayed !== undefined
+        ? relayedCompletion(id, created, model, result.relayed)
+        : ownCompletion(id, created, model, { content: result.content || (result.toolCalls ? null : ""), toolCalls: result.toolCalls, finishReason: result.finishReason, usage: result.usage });
+    return reply.type("application/json").send(body);
   } catch (err) {
     run.end(run.stop.aborted ? "client_closed" : "error");
     const shutdown = run.shutdownError();

@@ -129,7 +129,7 @@ const answerHead = <T extends "chat.completion" | "chat.completion.chunk">(objec
 });
 
 /**
- * The non-streaming answer (a response schema also lets Fastify serialize it fast). An `llm`
+ * The non-streaming answer (chunks.ts writes it as text; this type is the contract). An `llm`
  * agent's is its upstream's own, under our id, model and created, with every field it sent.
  */
 export const ChatCompletion = Type.Object({
