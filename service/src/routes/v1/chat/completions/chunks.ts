@@ -4,6 +4,7 @@
  * for an upstream's relayed chunk, nothing at all.
  */
 import { randomBytes } from "node:crypto";
+import type { Collected } from "./collect.js";
 
 // Random bytes drawn in blocks: one syscall per 227 ids rather than one each.
 let pool = randomBytes(0);
@@ -62,19 +63,14 @@ export class ChunkWriter {
   }
 }
 
-/** What an offline agent's answer puts in its one choice. */
-export interface OwnAnswer {
-  content: string | null;
-  toolCalls?: unknown[];
-  finishReason: string;
-  usage: Usage;
-}
+/** An offline agent's collected answer, its content null when it is tool calls alone. */
+export type OwnAnswer = Omit<Collected, "relayed" | "content"> & { content: string | null };
 
 /**
  * An offline agent's chat.completion, written as text like the stream's chunks: the members in
  * the order the response serializer wrote them (as OpenAI does, system_fingerprint last), only the
- * text, tool calls and usage serialized. The route's response serializer is not run for it: its unions (content or null)
- * cost a schema check each, about a tenth of a JSON reply's CPU time.
+ * text, tool calls and usage serialized. The route's serializer is not run for it: its unions
+ * (content or null) cost a schema check each, 2 to 8 µs of a ~95 µs synthetic JSON reply.
  */
 export function ownCompletion(id: string, created: number, model: string, answer: OwnAnswer): string {
   const toolCalls = answer.toolCalls ? `,"tool_calls":${JSON.stringify(answer.toolCalls)}` : "";
