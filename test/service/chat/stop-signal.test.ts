@@ -25,16 +25,19 @@ describe("Stopper as an upstream request's signal", () => {
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
+  /** How a request ended: "answered", or undici's error code. */
+  const outcome = (pending: Promise<unknown>) =>
+    pending.then(
+      () => "answered",
+      (err: Error & { code?: string }) => err.code,
+    );
   const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("not settled within 5 s")), 5_000))]);
 
   it("stop() aborts a request under way, and emits abort only once", async () => {
     const stopper = new Stopper(new AbortController().signal);
     let emitted = 0;
     stopper.on("abort", () => emitted++);
-    const pending = request(url, { signal: stopper }).then(
-      () => "answered",
-      (err: Error & { code?: string }) => err.code,
-    );
+    const pending = outcome(request(url, { signal: stopper }));
     await new Promise((resolve) => server.once("request", resolve));
     stopper.stop();
     stopper.stop();
@@ -46,20 +49,14 @@ describe("Stopper as an upstream request's signal", () => {
   it("the shutdown deadline stops every live request's stopper, and one made after it is stopped from the start", async () => {
     const deadline = new AbortController();
     const live = new Stopper(deadline.signal);
-    const pending = request(url, { signal: live }).then(
-      () => "answered",
-      (err: Error & { code?: string }) => err.code,
-    );
+    const pending = outcome(request(url, { signal: live }));
     await new Promise((resolve) => server.once("request", resolve));
     deadline.abort();
     expect(await bounded(pending)).toBe("UND_ERR_ABORTED");
 
     const late = new Stopper(deadline.signal);
     expect(late.aborted).toBe(true);
-    const refused = await request(url, { signal: late }).then(
-      () => "sent",
-      (err: Error & { code?: string }) => err.code,
-    );
+    const refused = await outcome(request(url, { signal: late }));
     expect(refused).toBe("UND_ERR_ABORTED");
     expect(late.signal.aborted).toBe(true); // the AbortSignal form agrees
   });
