@@ -3,7 +3,9 @@
  * API does (system_fingerprint, service_tier, per-choice logprobs). The upstream model name picks the
  * behaviour: "echo" answers with the last user message (`n` choices, with log probabilities when
  * asked), "tools" calls a tool, "refuse" refuses, "fail" answers 500,
- * "break" streams two chunks then drops the connection, "hang" streams a role chunk then waits,
+ * "break" streams two chunks then drops the connection, "garble" answers JSON cut short (streamed:
+ * its deltas, then a chunk that is not JSON, then the rest), "overload" streams its deltas, then
+ * an error chunk as OpenAI sends one mid-stream, then the rest, "hang" streams a role chunk then waits,
  * "silent" sends a stream's headers and nothing more until the client leaves,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
  * It records every request, what it answered, and whether the client aborted it.
@@ -77,7 +79,12 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   if (model === "hang" && !stream) return;
   const toolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
   const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+  const garbled = '{"id":"chatcmpl-garbled","choices":[{"index":0,"message":{"content":"never shown"},"delta":{"content":"never shown"}}]';
   if (!stream) {
+    if (model === "garble") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(garbled);
+    }
     const choices =
       model === "tools"
         ? [{ index: 0, message: { role: "assistant", content: null, refusal: null, tool_calls: [toolCall] }, logprobs: null, finish_reason: "tool_calls" }]
@@ -113,6 +120,8 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
       if (model === "paced") await new Promise((r) => setTimeout(r, 20));
       res.write(chunk(model, { content: w }, null, 0, top === undefined ? null : logprobsOf([w], top)));
     }
+    if (model === "garble") res.write(`data: ${garbled}\n\n`);
+    if (model === "overload") res.write(`data: ${JSON.stringify({ error: { message: "The server had an error: sk-upstream-secret", type: "server_error", code: "server_overloaded" } })}\n\n`);
     if (model === "break") {
       // Cut the connection once the deltas are out, mid-response.
       res.write("", () => res.socket?.destroy());

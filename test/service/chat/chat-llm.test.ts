@@ -25,6 +25,8 @@ describe("llm agents against an upstream", () => {
       llm("tools-bot", "tools"),
       llm("failing", "fail"),
       llm("breaking", "break"),
+      llm("garbling", "garble"),
+      llm("overloaded", "overload"),
       llm("hanging", "hang"),
       llm("silent", "silent"),
       llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
@@ -185,6 +187,34 @@ describe("llm agents against an upstream", () => {
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(err.error).toMatchObject({ code: "upstream_error" });
     expect(seen.join("")).toContain("echo:");
+  });
+
+  it("an upstream answer that is not JSON never reaches the client: a 502, or mid-stream an error event after the chunks before it", async () => {
+    const err = await client.chat.completions.create({ model: "agentport/garbling", messages: user("one two") }).catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect(err.status).toBe(502);
+    expect(err.error).toMatchObject({ type: "server_error", code: "upstream_error" });
+
+    const res = await postChat(baseURL, secret, { model: "agentport/garbling", messages: user("one two"), stream: true });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).not.toContain("never shown");
+    const events = body.split("\n\n").filter((e) => e.startsWith("data: "));
+    // Every event the client got parses, the deltas before the broken chunk among them, and the
+    // last one is the error: no [DONE], no stop.
+    const parsed = events.map((e) => JSON.parse(e.slice(6)) as { choices?: Array<{ delta: { content?: string }; finish_reason: string | null }> });
+    expect(parsed.map((c) => c.choices?.[0]?.delta.content ?? "").join("")).toBe("echo: one two");
+    expect(parsed.at(-1)).toEqual({ error: { message: expect.stringContaining("invalid JSON"), type: "server_error", param: null, code: "upstream_error" } });
+    expect(parsed.some((c) => c.choices?.[0]?.finish_reason)).toBe(false);
+  });
+
+  it("an error chunk mid-stream ends the stream with our error event after the chunks before it, without the upstream's words", async () => {
+    const res = await postChat(baseURL, secret, { model: "agentport/overloaded", messages: user("one two"), stream: true });
+    const body = await res.text();
+    expect(body).not.toContain("sk-upstream-secret");
+    const parsed = body.split("\n\n").filter((e) => e.startsWith("data: ")).map((e) => JSON.parse(e.slice(6)) as { choices?: Array<{ delta: { content?: string } }> });
+    expect(parsed.map((c) => c.choices?.[0]?.delta.content ?? "").join("")).toBe("echo: one two");
+    expect(parsed.at(-1)).toEqual({ error: { message: expect.stringContaining("reported an error"), type: "server_error", param: null, code: "upstream_error" } });
   });
 
   it("a stream shows its headers as soon as the upstream has answered, before any chunk", async () => {

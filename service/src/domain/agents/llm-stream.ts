@@ -12,9 +12,14 @@ import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListe
 const NONE: AgentEvent[] = [];
 const ANSWERING: AgentEvent = { type: "answering" };
 
-/** What the chunks of one network read contribute; they leave together as one event. */
+/**
+ * What the chunks of one network read contribute; they leave together as one event. A chunk that
+ * is not JSON, or reports an error, ends the reading: the chunks before it still leave, then the
+ * failure (`broken`) is thrown.
+ */
 class StreamState {
   finished = false;
+  broken?: Error;
   usage: UpstreamChunk["usage"];
   /** The upstream's usage chunk (choices empty), held back: the client sees it only if it asked. */
   usageChunk?: string;
@@ -37,14 +42,24 @@ class StreamState {
         this.done = true;
         continue;
       }
-      // Parsed to be read (a parse of a chunk costs less than picking its text out by hand), relayed
-      // as the upstream wrote it: no stringify.
-      const chunk = JSON.parse(data) as UpstreamChunk;
+      // Parsed to be read (a JavaScript scan that builds nothing measured no faster), relayed as
+      // the upstream wrote it: no stringify.
+      let chunk: UpstreamChunk;
+      try {
+        chunk = JSON.parse(data) as UpstreamChunk;
+      } catch (err) {
+        this.broken = err as SyntaxError;
+        break;
+      }
       const members = membersAfterHead(data);
-      if (members === undefined) throw new SyntaxError("not a JSON object");
+      if (members === undefined) {
+        this.broken = new SyntaxError("not a JSON object");
+        break;
+      }
       if (chunk.error) {
         this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
-        throw upstreamFailed("its stream reported an error");
+        this.broken = upstreamFailed("its stream reported an error");
+        break;
       }
       if (chunk.usage) {
         this.usage = chunk.usage;
@@ -78,8 +93,10 @@ export async function* fromStream(
   try {
     for await (const chunk of res.body) {
       for (const event of state.events(decoder.push(chunk))) yield event;
+      if (state.broken) throw state.broken;
     }
     for (const event of state.events(decoder.end())) yield event;
+    if (state.broken) throw state.broken;
   } catch (err) {
     if (ctx.upstreamSignal.aborted) throw err;
     if (!(err instanceof ApiError || err instanceof SyntaxError)) throw connectFailure(err, onError);
