@@ -27,6 +27,16 @@ describe("the one SSE reader", () => {
     expect(shown(read('data: {"content":"日本語 ✓"}\n\n', 1))).toEqual(['{"content":"日本語 ✓"}']);
   });
 
+  it("drops a byte order mark at the start of the stream, even split across reads, and keeps one anywhere else", () => {
+    for (const size of [1, 2, 100]) expect(shown(read("\ufeffdata: a\n\ndata: \ufeffb\n\n", size))).toEqual(["a", "\ufeffb"]);
+  });
+
+  it("reads bytes that are not UTF-8 as U+FFFD, as a browser's EventSource does", () => {
+    const reader = new SseReader();
+    const bytes = Uint8Array.from([...new TextEncoder().encode("data: a"), 0xff, 0xc3, ...new TextEncoder().encode("b\n\n")]);
+    expect(shown(reader.push(bytes))).toEqual(["a\ufffd\ufffdb"]);
+  });
+
   it("still counts a last event whose blank line never came (a cut upstream)", () => {
     expect(shown(read('data: {"error":{"message":"boom"}}', 7))).toEqual(['{"error":{"message":"boom"}}']);
   });
