@@ -8,7 +8,9 @@
  * time per request (measured on its own process) does not, so both ratios are printed.
  *
  * Each reference also runs as its "spec floor" (chat-servers.ts): itself plus a hashed key lookup
- * and an access line per request, which the service owes every request and the references skip.
+ * and an access line per request, which the service owes every request and the references skip,
+ * and for the proxy a parse of what it relays (the service hands on JSON or an error, never a
+ * broken chunk).
  * The floor's ratio bounds what any implementation keeping those duties can reach on this machine:
  * a goal above it is out of reach by definition, and our ratio to the floor is the distance left.
  *
@@ -64,7 +66,7 @@ function pairs(s: Endpoints): Pair[] {
   const auth = { ...json, authorization: `Bearer ${s.key}` };
   const ours = (name: string, model: string, stream: boolean): Target => ({ name, url: `${s.app}/v1/chat/completions`, headers: auth, body: chatBody(model, stream) });
   const proxy = (stream: boolean, base = s.proxy, name = "Fastify+undici proxy"): Target => ({ name: `${name}, ${stream ? "SSE" : "JSON"}`, url: `${base}/v1/chat/completions`, headers: auth, body: chatBody("bench", stream) });
-  const proxyFloor = (stream: boolean) => proxy(stream, s.proxyFloor, "  spec floor: proxy + hashed key + access line");
+  const proxyFloor = (stream: boolean) => proxy(stream, s.proxyFloor, "  spec floor: proxy + hashed key + access line + JSON check");
   const bareFloor = (name: string, path: string, body?: string): Target => ({ name: `  spec floor: ${name} + hashed key + access line`, url: `${s.bareFloor}${path}`, method: body ? "POST" : "GET", headers: body ? auth : { authorization: auth.authorization }, body });
   const synthetic = "agentport/synthetic-20";
   return [
@@ -191,7 +193,7 @@ export async function run(): Promise<void> {
     }
     console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "of floor", "goal", "failures"], rows));
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
-    console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request; its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
+    console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request, and for the proxy a parse of each answer it relays (a client gets JSON or an error, never a broken chunk); its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
 
     const chatAt = list.findIndex((p) => p.what === "synthetic JSON");
     if (chatAt >= 0) {
