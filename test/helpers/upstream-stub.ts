@@ -5,7 +5,8 @@
  * asked), "tools" calls a tool, "refuse" refuses, "fail" answers 500,
  * "break" streams two chunks then drops the connection, "garble" answers JSON cut short (streamed:
  * its deltas, then a chunk that is not JSON, then the rest), "overload" streams its deltas, then
- * an error chunk as OpenAI sends one mid-stream, then the rest, "hang" streams a role chunk then waits,
+ * an error chunk as OpenAI sends one mid-stream, then the rest, "flood" streams its deltas, then
+ * one event that never ends (64 KiB writes, up to 64 MiB, until the client leaves), "hang" streams a role chunk then waits,
  * "silent" sends a stream's headers and nothing more until the client leaves,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
  * It records every request, what it answered, and whether the client aborted it.
@@ -121,6 +122,12 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
       res.write(chunk(model, { content: w }, null, 0, top === undefined ? null : logprobsOf([w], top)));
     }
     if (model === "garble") res.write(`data: ${garbled}\n\n`);
+    if (model === "flood") {
+      const piece = "a".repeat(64 * 1024);
+      res.write("data: ");
+      for (let sent = 0; sent < 1024 && !res.destroyed; sent++) await new Promise((written) => res.write(piece, written));
+      return void res.end();
+    }
     if (model === "overload") res.write(`data: ${JSON.stringify({ error: { message: "The server had an error: sk-upstream-secret", type: "server_error", code: "server_overloaded" } })}\n\n`);
     if (model === "break") {
       // Cut the connection once the deltas are out, mid-response.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseReader, type SseItem } from "../../service/src/sse/sse-reader.js";
+import { SseEventTooLarge, SseReader, type SseItem } from "../../service/src/sse/sse-reader.js";
 
 /** Feeds text in pieces of `size` bytes (multi-byte characters split too) and ends the body. */
 function read(text: string, size: number): SseItem[] {
@@ -35,6 +35,26 @@ describe("the one SSE reader", () => {
     const reader = new SseReader();
     const bytes = Uint8Array.from([...new TextEncoder().encode("data: a"), 0xff, 0xc3, ...new TextEncoder().encode("b\n\n")]);
     expect(shown(reader.push(bytes))).toEqual(["a\ufffd\ufffdb"]);
+  });
+
+  it("refuses a stream that sends more than its limit without ending an event, in one read or many, and takes one just under it", () => {
+    const under = new SseReader(1000);
+    expect(shown(under.push(`data: ${"x".repeat(900)}\n\n`))).toEqual(["x".repeat(900)]);
+    const cut = new SseReader(1000);
+    const err = (() => {
+      try {
+        cut.push(`data: a\n\ndata: ${"x".repeat(1200)}`);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(SseEventTooLarge);
+    expect(shown((err as SseEventTooLarge).items)).toEqual(["a"]); // the event before it still counts
+    const trickled = new SseReader(1000);
+    expect(() => {
+      for (let i = 0; i < 20; i++) trickled.push(`data: ${"y".repeat(90)}\n`); // one event's lines, never its blank line
+    }).toThrow(SseEventTooLarge);
+    expect(() => trickled.push("\n")).toThrow(SseEventTooLarge); // and it stays refused
   });
 
   it("still counts a last event whose blank line never came (a cut upstream)", () => {

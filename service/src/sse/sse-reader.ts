@@ -17,21 +17,50 @@ export type SseItem = { kind: "data"; data: string } | { kind: "comment"; text: 
 
 const NONE: SseItem[] = [];
 
+/**
+ * The most text one event (or one unfinished line) may hold: a stream that sends more without an
+ * event's end is refused, not held in memory. Far above any model's chunk, or a whole answer sent
+ * as one event.
+ */
+export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+
+/** A stream sent more than the reader's limit without ending an event. */
+export class SseEventTooLarge extends Error {
+  /** The events the read completed before the limit was passed. */
+  readonly items: SseItem[];
+  constructor(limit: number, items: SseItem[]) {
+    super(`an event over ${limit} characters`);
+    this.name = "SseEventTooLarge";
+    this.items = items;
+  }
+}
+
 export class SseReader {
   private readonly decoder = new StringDecoder("utf8");
   private readonly parser: EventSourceParser;
   private items: SseItem[] = NONE;
   /** Some text has been read: a byte order mark now is part of the text. */
   private started = false;
+  private overflowed = false;
+  private readonly maxEventChars: number;
 
-  constructor() {
+  constructor(maxEventChars = MAX_EVENT_CHARS) {
+    this.maxEventChars = maxEventChars;
     this.parser = createParser({
       onEvent: (event) => this.add({ kind: "data", data: event.data }),
       onComment: (text) => this.add({ kind: "comment", text: text.trim() }),
+      // Other errors (an unknown field, a bad retry) are ignored, as an EventSource ignores them.
+      onError: (error) => {
+        if (error.type === "max-buffer-size-exceeded") this.overflowed = true;
+      },
+      maxBufferSize: maxEventChars,
     });
   }
 
-  /** Feeds one network chunk; returns the events it completed. */
+  /**
+   * Feeds one network chunk; returns the events it completed. Past the limit it throws
+   * SseEventTooLarge (carrying the events completed before), and again on every later call.
+   */
   push(chunk: Uint8Array | string): SseItem[] {
     this.feed(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
     return this.take();
@@ -49,7 +78,8 @@ export class SseReader {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    this.parser.feed(text);
+    if (!this.overflowed) this.parser.feed(text);
+    if (this.overflowed) throw new SseEventTooLarge(this.maxEventChars, this.take());
   }
 
   private add(item: SseItem): void {

@@ -27,6 +27,7 @@ describe("llm agents against an upstream", () => {
       llm("breaking", "break"),
       llm("garbling", "garble"),
       llm("overloaded", "overload"),
+      llm("flooding", "flood"),
       llm("hanging", "hang"),
       llm("silent", "silent"),
       llm("unreachable", "echo", { base_url: "http://127.0.0.1:9/v1" }),
@@ -215,6 +216,19 @@ describe("llm agents against an upstream", () => {
     const parsed = body.split("\n\n").filter((e) => e.startsWith("data: ")).map((e) => JSON.parse(e.slice(6)) as { choices?: Array<{ delta: { content?: string } }> });
     expect(parsed.map((c) => c.choices?.[0]?.delta.content ?? "").join("")).toBe("echo: one two");
     expect(parsed.at(-1)).toEqual({ error: { message: expect.stringContaining("reported an error"), type: "server_error", param: null, code: "upstream_error" } });
+  });
+
+  it("an upstream event that never ends is cut off at its limit: the deltas before it, an error event, the upstream request dropped", async () => {
+    const before = stub.requests.length;
+    const res = await postChat(baseURL, secret, { model: "agentport/flooding", messages: user("one two"), stream: true });
+    const body = await res.text();
+    expect(body.length).toBeLessThan(64 * 1024); // none of the flood reached the client
+    const parsed = body.split("\n\n").filter((e) => e.startsWith("data: ")).map((e) => JSON.parse(e.slice(6)) as { choices?: Array<{ delta: { content?: string } }> });
+    expect(parsed.map((c) => c.choices?.[0]?.delta.content ?? "").join("")).toBe("echo: one two");
+    expect(parsed.at(-1)).toEqual({ error: { message: expect.stringContaining("an event of over"), type: "server_error", param: null, code: "upstream_error" } });
+    // Dropped well before the 64 MiB the stub would send (what sits in the socket buffers aside).
+    await stub.requests[before].aborted;
+    expect(stub.requests[before].answer.length).toBeLessThan(40 * 1024 * 1024);
   });
 
   it("a stream shows its headers as soon as the upstream has answered, before any chunk", async () => {

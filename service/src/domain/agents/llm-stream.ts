@@ -5,7 +5,7 @@
 import type { Dispatcher } from "undici";
 import { ApiError, upstreamFailed } from "../../errors.js";
 import { membersAfterHead } from "./answer-members.js";
-import { SseReader, type SseItem } from "../../sse/sse-reader.js";
+import { MAX_EVENT_CHARS, SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
 import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
@@ -14,8 +14,8 @@ const ANSWERING: AgentEvent = { type: "answering" };
 
 /**
  * What the chunks of one network read contribute; they leave together as one event. A chunk that
- * is not JSON, or reports an error, ends the reading: the chunks before it still leave, then the
- * failure (`broken`) is thrown.
+ * is not JSON, or reports an error, or an event past the reader's limit, ends the reading: the
+ * chunks before it still leave, then the failure (`broken`) is thrown.
  */
 class StreamState {
   finished = false;
@@ -31,7 +31,20 @@ class StreamState {
     this.ctx = ctx;
   }
 
-  events(items: SseItem[]): AgentEvent[] {
+  /** The events of one network read (or of the body's end, `chunk` undefined). */
+  read(reader: SseReader, chunk?: Uint8Array): AgentEvent[] {
+    try {
+      return this.events(chunk === undefined ? reader.end() : reader.push(chunk));
+    } catch (err) {
+      if (!(err instanceof SseEventTooLarge)) throw err;
+      // The events before the endless one still leave; a broken one among them came first.
+      const events = this.events(err.items);
+      this.broken ??= err;
+      return events;
+    }
+  }
+
+  private events(items: SseItem[]): AgentEvent[] {
     const chunks: string[] = [];
     let text = "";
     for (const item of items) {
@@ -88,19 +101,20 @@ export async function* fromStream(
 ): AsyncGenerator<AgentEvent> {
   const res = await send();
   yield ANSWERING;
-  const decoder = new SseReader();
+  const reader = new SseReader();
   const state = new StreamState(ctx);
   try {
     for await (const chunk of res.body) {
-      for (const event of state.events(decoder.push(chunk))) yield event;
+      for (const event of state.read(reader, chunk as Uint8Array)) yield event;
       if (state.broken) throw state.broken;
     }
-    for (const event of state.events(decoder.end())) yield event;
+    for (const event of state.read(reader)) yield event;
     if (state.broken) throw state.broken;
   } catch (err) {
     if (ctx.upstreamSignal.aborted) throw err;
-    if (!(err instanceof ApiError || err instanceof SyntaxError)) throw connectFailure(err, onError);
+    if (!(err instanceof ApiError || err instanceof SyntaxError || err instanceof SseEventTooLarge)) throw connectFailure(err, onError);
     onError("bad_response");
+    if (err instanceof SseEventTooLarge) throw upstreamFailed(`its stream sent an event of over ${MAX_EVENT_CHARS} characters`);
     throw err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");
   } finally {
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
