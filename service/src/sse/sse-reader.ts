@@ -72,7 +72,10 @@ export class SseReader {
     return this.take();
   }
 
-  /** UTF-8 decoding drops one byte order mark at the start of the stream (WHATWG Encoding). */
+  /**
+   * Feeds the parser. One byte order mark at the stream's start is dropped, as UTF-8 decoding
+   * does (WHATWG Encoding); past the limit, nothing more is parsed and the reader throws.
+   */
   private feed(text: string): void {
     if (!this.started && text !== "") {
       this.started = true;
