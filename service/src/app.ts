@@ -82,6 +82,15 @@ function hasRequestSerializer(logger: AppOptions["logger"]): boolean {
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
+/**
+ * How long one plugin may take to start. Fastify's default (10 s) is shorter than what the store
+ * legitimately waits: a replica queues for another's migrations up to the query timeout (15 s),
+ * and the embedded store's first start runs initdb, which took over 10 s on a loaded 2-core
+ * machine. Every wait inside has its own bound (connect and query timeouts); this one only turns
+ * a start that hangs into an error instead of a silent wait.
+ */
+const PLUGIN_START_TIMEOUT_MS = 120_000;
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   // Counted where the access line is written: no hook per response (metrics/request-counts.ts).
@@ -89,6 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, stream: batchedStdout() },
     bodyLimit: config.jsonBodyLimit,
+    pluginTimeout: PLUGIN_START_TIMEOUT_MS,
     childLoggerFactory: requestLoggerFactory,
     logController: new AccessLog(requests, { customRequestSerializer: hasRequestSerializer(opts.logger) }),
     requestIdHeader: false, // genReqId reads and checks it

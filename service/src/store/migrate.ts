@@ -1,6 +1,10 @@
 /**
- * Applies the SQL files in ./migrations in name order, each once, each in its own transaction.
- * An advisory lock keeps two replicas starting together from racing.
+ * Applies the SQL files in ./migrations in name order, each once, all in one transaction: a
+ * replica that fails halfway leaves the schema as it found it. The transaction takes an advisory
+ * lock first, so two replicas starting together apply them once; the lock is the transaction's
+ * (`pg_advisory_xact_lock`), so it ends with it on the same connection. A session-level lock taken
+ * and released through a pool could be released on another pooled connection and stay held.
+ * A replica waiting for the lock is bounded by the query timeout (the server's statement_timeout).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -8,32 +12,28 @@ import { fileURLToPath } from "node:url";
 import type { Db } from "./db.js";
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
-const LOCK_ID = 7_340_221; // arbitrary, fixed: "agentport migrations"
+export const MIGRATION_LOCK_ID = 7_340_221; // arbitrary, fixed: "agentport migrations"
 
 export function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
 }
 
 export async function migrate(db: Db): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  await db.query("SELECT pg_advisory_lock($1)", [LOCK_ID]);
-  try {
-    const done = new Set((await db.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((r) => r.name));
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = new Set((await tx.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((r) => r.name));
     const applied: string[] = [];
     for (const name of migrationFiles()) {
       if (done.has(name)) continue;
       const sql = readFileSync(join(MIGRATIONS_DIR, name), "utf8");
-      await db.transaction(async (tx) => {
-        for (const statement of splitStatements(sql)) await tx.query(statement);
-        await tx.query("INSERT INTO schema_migrations (name) VALUES ($1)", [name]);
-      });
+      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.query("INSERT INTO schema_migrations (name) VALUES ($1)", [name]);
       applied.push(name);
     }
     return applied;
-  } finally {
-    await db.query("SELECT pg_advisory_unlock($1)", [LOCK_ID]);
-  }
+  });
 }
 
 /** Splits on semicolons at line ends; migrations keep one statement per `;`-terminated block. */
