@@ -42,9 +42,11 @@ describe("the store at start-up on a PostgreSQL server", () => {
     await migrating.query("BEGIN");
     await migrating.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
     let releasedAt = 0;
+    const finishMigrating = () => migrating.query("COMMIT").finally(() => migrating.end());
+    let finished: Promise<unknown> | undefined;
     const release = setTimeout(() => {
       releasedAt = Date.now();
-      void migrating.query("COMMIT").then(() => migrating.end());
+      finished = finishMigrating();
     }, 11_000);
 
     const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-startup-")), DATABASE_URL: database.url, DATABASE_SCHEMA: "agentport", JWT_SECRET: "x".repeat(64), LOG_LEVEL: "silent" });
@@ -58,6 +60,8 @@ describe("the store at start-up on a PostgreSQL server", () => {
       expect((await app.inject({ method: "GET", url: "/health/ready" })).statusCode).toBe(200);
     } finally {
       clearTimeout(release);
+      // A start that failed before the release leaves the other transaction open: end it here.
+      await (finished ?? finishMigrating()).catch(() => {});
       await app?.close();
     }
   }, 30_000);
