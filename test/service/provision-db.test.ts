@@ -1,34 +1,85 @@
-import { randomBytes } from "node:crypto";
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisionAppRole } from "../../service/src/cli/provision-db.js";
 import { ApiKeys } from "../../service/src/domain/api-keys.js";
 import { openStore } from "../../service/src/store/open.js";
-import { createTestDatabase, TEST_DATABASE_URL } from "../helpers/store.js";
+import { TEST_DATABASE_URL } from "../helpers/store.js";
 
-/** The deployment's Job: the service gets a role of its own, owning its schema and nothing more. */
-describe("provision-db: a least-privilege role for the API service (PostgreSQL server)", () => {
-  const role = `agentport_t_${randomBytes(4).toString("hex")}`;
-  const password = `Pw${randomBytes(12).toString("hex")}`;
-  let drop: (() => Promise<void>) | undefined;
+async function asSuperuser<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Whether `password` logs the role in: checked against the server's SCRAM-SHA-256 verifier the
+ * way the server checks a client's proof (RFC 5802: StoredKey = H(HMAC(SaltedPassword, "Client
+ * Key"))). The test server trusts every local connection, so a login attempt proves nothing.
+ */
+async function passwordLogsIn(role: string, password: string): Promise<boolean> {
+  const row = await asSuperuser((c) => c.query<{ v: string }>("SELECT rolpassword AS v FROM pg_authid WHERE rolname = $1", [role]));
+  const m = /^SCRAM-SHA-256\$(\d+):([^$]+)\$([^:]+):/.exec(row.rows[0]?.v ?? "");
+  if (!m) throw new Error(`${role} has no SCRAM verifier`);
+  const salted = pbkdf2Sync(password, Buffer.from(m[2], "base64"), Number(m[1]), 32, "sha256");
+  const storedKey = createHash("sha256").update(createHmac("sha256", salted).update("Client Key").digest()).digest("base64");
+  return storedKey === m[3];
+}
+
+/**
+ * The deployment's Job: the service gets a role of its own, owning its schema and nothing more.
+ * Run as a managed server's master (RDS master, Azure admin: LOGIN CREATEROLE CREATEDB
+ * NOSUPERUSER, owning the database), the way every `pulumi up` after an image change runs it.
+ */
+describe("provision-db: a least-privilege role for the API service, as a managed master (PostgreSQL server)", () => {
+  const suffix = randomBytes(4).toString("hex");
+  const master = `agentport_m_${suffix}`;
+  const database = `agentport_d_${suffix}`;
+  const role = `agentport_t_${suffix}`;
+  const firstPassword = `Pw${randomBytes(12).toString("hex")}`;
+  const secondPassword = `Pw${randomBytes(12).toString("hex")}`;
+  const url = (user: string, password: string) => {
+    const u = new URL(TEST_DATABASE_URL);
+    u.username = user;
+    u.password = password;
+    u.pathname = `/${database}`;
+    return u.toString();
+  };
+  const masterUrl = url(master, "master-password");
+
+  beforeAll(async () => {
+    await asSuperuser(async (c) => {
+      await c.query(`CREATE ROLE ${master} LOGIN CREATEROLE CREATEDB NOSUPERUSER PASSWORD 'master-password'`);
+      await c.query(`CREATE DATABASE ${database} OWNER ${master}`);
+    });
+  });
   afterAll(async () => {
-    await drop?.();
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(role)}`).catch(() => {});
-    await admin.end();
+    await asSuperuser(async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await c.query(`DROP ROLE IF EXISTS ${role}`);
+      await c.query(`DROP ROLE IF EXISTS ${master}`);
+    });
   });
 
-  it("creates the role (again without harm), and the service runs on it: migrations, keys, revocation", async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    await provisionAppRole(db.url, role, password, "agentport");
-    await provisionAppRole(db.url, role, password, "agentport"); // every `pulumi up` runs it again
+  it("runs twice with a password change in between: the new password logs in, the old one does not", async () => {
+    await provisionAppRole(masterUrl, role, firstPassword, "agentport");
+    expect(await passwordLogsIn(role, firstPassword)).toBe(true);
+    // The next `up`: a new image or a rotated password replaces the Job, which runs again.
+    await provisionAppRole(masterUrl, role, secondPassword, "agentport");
+    expect(await passwordLogsIn(role, secondPassword)).toBe(true);
+    expect(await passwordLogsIn(role, firstPassword)).toBe(false);
+    const attrs = await asSuperuser((c) => c.query("SELECT rolcanlogin, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = $1", [role]));
+    expect(attrs.rows[0]).toEqual({ rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false });
+  });
 
-    const asApp = new URL(db.url);
-    asApp.username = role;
-    asApp.password = password;
-    const store = await openStore({ databaseUrl: asApp.toString(), databaseSchema: "agentport" });
+  it("the service runs on the role: migrations, keys, revocation, and nothing beyond its schema", async () => {
+    await provisionAppRole(masterUrl, role, secondPassword, "agentport"); // a third run, also harmless
+    const asApp = url(role, secondPassword);
+    const store = await openStore({ databaseUrl: asApp, databaseSchema: "agentport" });
     try {
       const keys = new ApiKeys(store);
       await keys.start();
@@ -38,15 +89,12 @@ describe("provision-db: a least-privilege role for the API service (PostgreSQL s
       expect(await keys.verify(secret)).toBeUndefined();
       await keys.stop();
 
-      // Nothing beyond its schema: it cannot create tables elsewhere or read other roles' data.
-      const direct = new pg.Client({ connectionString: asApp.toString() });
+      const direct = new pg.Client({ connectionString: asApp });
       await direct.connect();
       const refused = await direct.query("CREATE TABLE public.intruder (x int)").catch((e: { code: string }) => e.code);
       expect(refused).toBe("42501");
       const owner = await direct.query<{ owner: string }>("SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'agentport'");
       expect(owner.rows[0].owner).toBe(role);
-      const su = await direct.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
-      expect(su.rows[0].rolsuper).toBe(false);
       await direct.end();
     } finally {
       await store.close();

@@ -1,7 +1,8 @@
 /**
  * `node provision-db.js`: gives the API service a database role of its own, so it never runs as
  * the database's master user. Run once per deployment (a Kubernetes Job) with the master's URL;
- * idempotent, so every `pulumi up` may run it again (a changed password is applied).
+ * idempotent as a managed server's master (not a superuser), so every `pulumi up` may run it
+ * again (a changed password is applied).
  *
  *   ADMIN_DATABASE_URL  the master user's URL (only this Job ever sees it)
  *   APP_ROLE            the service's role (default agentport_api)
@@ -18,7 +19,12 @@ export async function provisionAppRole(adminUrl: string, role: string, password:
     const s = pg.escapeIdentifier(schema);
     const exists = (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [role])).rowCount;
     // DDL takes no bind parameters: identifiers and the password literal are escaped by pg.
-    await client.query(`${exists ? "ALTER" : "CREATE"} ROLE ${r} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${client.escapeLiteral(password)}`);
+    const pw = client.escapeLiteral(password);
+    // A managed master (RDS master, Azure admin) is LOGIN CREATEROLE CREATEDB NOSUPERUSER: it may
+    // create a role and change its login and password, but an ALTER ROLE that names SUPERUSER,
+    // CREATEDB or CREATEROLE fails (42501). A created role starts without them; a later run
+    // alters only what may change.
+    await client.query(exists ? `ALTER ROLE ${r} WITH LOGIN PASSWORD ${pw}` : `CREATE ROLE ${r} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${pw}`);
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0].db;
     await client.query(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(db)} TO ${r}`);
     // Owning a schema needs membership in its owner's role (PostgreSQL 16 no longer gives it to a
