@@ -25,11 +25,15 @@ const storage = await createStorage("storage", spec, secrets, resourceGroup);
 const data = await createManagedData("data", spec, secrets, resourceGroup);
 const managed = data.endpoints;
 
-// The release starts the platform's pods: its data services must be usable first.
-const platform = new PlatformRelease("platform", { chart: spec.platform, values: buildPlatformValues({ spec, secrets, storage, managed }) }, { dependsOn: data.ready });
-
-// Built and pushed before the release, so a failed build stops the `up` before the platform changes.
+// Built and pushed before the release (which waits for it), so a failed build stops the `up`
+// before anything in the cluster changes.
 const image = apiImage("api-image", spec);
+// The release starts the platform's pods: its data services must be usable first.
+const platform = new PlatformRelease(
+  "platform",
+  { chart: spec.platform, values: buildPlatformValues({ spec, secrets, storage, managed }) },
+  { dependsOn: [...data.ready, ...(image.built ? [image.built] : [])] },
+);
 // On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).
 const apiDbPassword = managed.sqldb ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }).result : undefined;
 const settings = serviceSettings(spec);

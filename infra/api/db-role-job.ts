@@ -1,8 +1,8 @@
 /**
  * The Job that gives the API service a database role of its own on a managed sqldb (the image's
  * `node provision-db.js`): only this Job holds the master user's URL; the Deployment waits for it
- * (pulumi-kubernetes awaits a Job's completion) and connects as the role. Idempotent: a changed
- * image or password replaces the Job, which runs again.
+ * (pulumi-kubernetes awaits a Job's completion) and connects as the role. Idempotent as the managed
+ * master: a changed image or password replaces the Job, which runs again; so does a failed one.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Job } from "@pulumi/kubernetes/batch/v1/index.js";
@@ -37,13 +37,23 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
   return new Job(
     name,
     {
-      metadata: { namespace: args.namespace, labels: args.labels },
+      // pulumi-kubernetes awaits a Job until its Complete condition, fails the `up` at once on its
+      // Failed condition (or after 10 minutes), and by default awaits the same unready Job again
+      // on the next `up`: a failed Job (database unreachable, bad password) would wedge the stack
+      // until deleted by hand. replaceUnready makes the next `up` replace it and run it afresh.
+      // No ttlSecondsAfterFinished: the cluster deleting the Job behind Pulumi's back would make a
+      // refresh re-create (and re-run) it.
+      metadata: { namespace: args.namespace, labels: args.labels, annotations: { "pulumi.com/replaceUnready": "true" } },
       spec: {
-        backoffLimit: 6,
+        // A few retries ride out a database that is still starting; the deadline ends the Job as
+        // Failed (with the reason in its pods' logs) well before Pulumi's 10-minute await gives up.
+        backoffLimit: 3,
+        activeDeadlineSeconds: 300,
         template: {
           metadata: { labels: { ...args.labels, "app.kubernetes.io/component": "db-role" } },
           spec: {
-            restartPolicy: "OnFailure",
+            // Never: each attempt is a pod of its own whose logs stay readable after it failed.
+            restartPolicy: "Never",
             automountServiceAccountToken: false,
             securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
             ...(args.pullSecretName ? { imagePullSecrets: [{ name: args.pullSecretName }] } : {}),

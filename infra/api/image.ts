@@ -5,8 +5,9 @@
  * so a rebuild that changes nothing deploys nothing, and a changed image rolls the pods.
  *
  * Pull access: ECR is read by the EKS nodes' role (AmazonEC2ContainerRegistryReadOnly, which
- * managed node groups carry); a named registry is read with its credentials as an
- * imagePullSecret.
+ * managed node groups carry); a named registry is read with pull-only credentials as an
+ * imagePullSecret (never the push ones: whoever reads Secrets in the namespace could push), or
+ * with none where the nodes read it themselves (a local registry).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { getAuthorizationTokenOutput } from "@pulumi/aws/ecr/getAuthorizationToken.js";
@@ -18,26 +19,33 @@ import type { StackSpec } from "../config.js";
 export interface ApiImage {
   /** What the Deployment runs. */
   ref: pulumi.Output<string>;
+  /** The build, when the stack builds: what must succeed before anything in the cluster changes. */
+  built?: pulumi.Resource;
   /** Credentials the pods pull with (a named registry), or undefined (public, or the nodes' role). */
   pull?: { server: string; username: string; password: pulumi.Output<string> };
 }
 
 export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResourceOptions = {}): ApiImage {
   const { image, build, registry } = spec.api;
-  const pull = registry ? { server: registry.server, username: registry.username, password: pulumi.secret(registry.password) } : undefined;
+  // A build pushes with the registry's credentials; the pods pull with pull-only ones.
+  const pullCredentials = build ? registry?.pull : registry?.username ? { username: registry.username, password: registry.password! } : undefined;
+  const pull = registry && pullCredentials ? { server: registry.server, username: pullCredentials.username, password: pulumi.secret(pullCredentials.password) } : undefined;
   if (!build) return { ref: pulumi.output(image!), pull };
 
-  let target: { repository: pulumi.Input<string>; address: pulumi.Input<string>; username: pulumi.Input<string>; password: pulumi.Input<string> };
+  let target: { repository: pulumi.Input<string>; address: pulumi.Input<string>; username?: pulumi.Input<string>; password?: pulumi.Input<string> };
   if (registry) {
-    target = { repository: `${registry.server}/${registry.repository}`, address: registry.server, username: registry.username, password: pull!.password };
+    const push = registry.password ? pulumi.secret(registry.password) : undefined;
+    target = { repository: `${registry.server}/${registry.repository}`, address: registry.server, username: registry.username, password: push };
   } else {
     const aws = spec.cloud.aws;
     // Stateful: its images are what runs. Tags are immutable (a release tag pushed here can never be
     // overwritten); only the build's own marker tag moves, and the Deployment pins the digest anyway.
+    // ECR names are unique per account and region: each stack owns its own repository (two stacks
+    // in one account would otherwise both create `agentport/api`, and the second fails).
     const repo = new Repository(
       `${name}-repo`,
       {
-        name: "agentport/api",
+        name: build.ecrRepository ?? `agentport/${pulumi.getStack().toLowerCase()}/api`,
         region: aws.region,
         imageScanningConfiguration: { scanOnPush: true },
         imageTagMutability: "IMMUTABLE_WITH_EXCLUSION",
@@ -69,9 +77,10 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
       push: true,
       // A preview shows the image as "to be built"; only `up` builds and pushes (no Docker in preview CI).
       buildOnPreview: false,
-      registries: [{ address: target.address, username: target.username, password: target.password }],
+      // A registry that takes pushes without credentials (a local one) needs no login.
+      registries: target.username ? [{ address: target.address, username: target.username, password: target.password }] : [],
     },
     opts,
   );
-  return { ref: built.ref, pull };
+  return { ref: built.ref, pull, built };
 }

@@ -191,6 +191,12 @@ export const deployRules: Rule[] = [
       report("api.image", `'${image}' can move under the same name: pin it by digest (repo@sha256:…) or a release tag (repo:1.2.3)`);
     }
     if (build && !registry && s.cloud.provider !== "aws") report("api.registry", "api.build pushes to an ECR repository on AWS only; elsewhere name the registry here");
+    if (registry && !registry.username !== !registry.password) report("api.registry", "set both username and password, or neither");
+    // Whoever reads the pods' pull secret must not be able to push to the registry production runs from.
+    if (build && registry?.username && !registry.pull) {
+      report("api.registry.pull", "the pods must not pull with the push credentials: give pull-only ones (ACR: a token whose scope map has only content/read)");
+    }
+    if (registry?.pull && registry.pull.username === registry.username && build) report("api.registry.pull", "must be other credentials than the push ones");
   }),
   rule(["api", "ingress", "gateway"], (s, report) => {
     const readMs = Number(s.ingress.annotations["read-timeout"]);

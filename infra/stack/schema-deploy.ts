@@ -134,11 +134,20 @@ export const api = z.strictObject({
       platforms: z.array(oneOf(["linux/amd64", "linux/arm64"])).default(["linux/amd64"]),
       /** The tag pushed with the digest (the Deployment pins the digest, not this). */
       tag: text().default("latest-build"),
+      /**
+       * AWS: the ECR repository's name (default `agentport/<stack>/api`, one per stack). A stack
+       * that already created `agentport/api` sets that here to keep it: the repository is
+       * protected, and a rename would replace it.
+       */
+      ecrRepository: text().optional(),
     })
     .optional(),
   /**
-   * A private registry of the stack's (ACR, Harbor, …): `build` pushes there, and the pods pull
-   * with these credentials (an imagePullSecret). Not needed for ECR on AWS (nodes pull with their role).
+   * A private registry of the stack's (ACR, Harbor, a local registry, …): `build` pushes there
+   * with `username`/`password`, and the pods pull with `pull` (an imagePullSecret) — never with the
+   * push credentials. With a pinned `image`, `username`/`password` are the pull credentials.
+   * Neither is needed for a registry the nodes read without credentials, nor for ECR on AWS (the
+   * nodes pull with their role).
    */
   registry: z
     .strictObject({
@@ -146,8 +155,10 @@ export const api = z.strictObject({
       server: text(),
       /** Repository in it. */
       repository: text().default("agentport"),
-      username: text(),
-      password: text(),
+      username: text().optional(),
+      password: text().optional(),
+      /** Pull-only credentials for the pods (ACR: a token whose scope map has only content/read). */
+      pull: z.strictObject({ username: text(), password: text() }).optional(),
     })
     .optional(),
   namespace: text().default("agentport"),

@@ -117,16 +117,17 @@ export function expectProtected(plan: Plan, stateful: string[]): void {
 export function expectEcrBuiltImage(plan: Plan): void {
   const built = plan.resources.find((x) => x.type === "docker-build:index:Image")!;
   const repo = plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
-  expect(repo.inputs).toMatchObject({ name: "agentport/api", imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
+  expect(repo.inputs).toMatchObject({ name: `agentport/${plan.stack}/api`, imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
   const tag = (built.inputs.tags as string[])[0];
   // Tags are immutable except the build's marker tag, which a rebuild must be able to move.
   expect(repo.inputs.imageTagMutability).toBe("IMMUTABLE_WITH_EXCLUSION");
   expect(repo.inputs.imageTagMutabilityExclusionFilters).toEqual([{ filter: tag.split(":").pop(), filterType: "WILDCARD" }]);
-  expect(tag).toMatch(/^\d+\.dkr\.ecr\.ap-northeast-1\.amazonaws\.com\/agentport\/api:/);
+  expect(tag).toMatch(new RegExp(`^\\d+\\.dkr\\.ecr\\.ap-northeast-1\\.amazonaws\\.com/agentport/${plan.stack}/api:`));
   expect(built.inputs.push).toBe(true);
   expect(expectPinnedApiImage(plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));
   // ECR is read by the nodes' role: no pull secret.
   expect(kubernetesObjects(plan).some((o) => o.name === "api-pull")).toBe(false);
+  expectImageBeforeRelease(plan);
 }
 
 /** AWS stacks: the database URL verifies RDS's certificate against the bundle the pods mount. */
@@ -149,6 +150,18 @@ export function expectApiOwnDbRole(plan: Plan): void {
   const admin = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-db-role-admin")!.obj;
   expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
   expect(plan.options.get("kubernetes:apps/v1:Deployment::api-deployment")!.dependsOn).toEqual(["api-db-role"]);
+  // A failed run never wedges the stack: the next `up` replaces the unready Job; each attempt's
+  // pod keeps its logs; the Job fails before Pulumi's 10-minute await does.
+  expect(job.metadata.annotations).toEqual({ "pulumi.com/replaceUnready": "true" });
+  expect(job.spec).toMatchObject({ backoffLimit: 3, activeDeadlineSeconds: 300 });
+  expect(job.spec.activeDeadlineSeconds).toBeLessThan(600);
+  expect(job.spec.template.spec.restartPolicy).toBe("Never");
+  expect(job.spec.ttlSecondsAfterFinished).toBeUndefined();
+}
+
+/** A stack that builds its image: the platform release waits for the build, so a failed build changes nothing in the cluster. */
+export function expectImageBeforeRelease(plan: Plan): void {
+  expect(plan.options.get("kubernetes:helm.sh/v3:Release::platform-chart")!.dependsOn).toContain("api-image");
 }
 
 /** AWS with IRSA: the API reaches S3 with a role of its own, and holds no static key. */

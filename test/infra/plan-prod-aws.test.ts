@@ -43,8 +43,8 @@ describe("plan: prod-aws", () => {
     const rds = r.plan.resources.filter((x) => x.type === "aws:rds/instance:Instance").map((x) => x.inputs.finalSnapshotIdentifier as string);
     expect(rds).toEqual([expect.stringMatching(/^data-sqldb-prod-aws-final-[0-9a-f]{8}$/), expect.stringMatching(/^data-vectordb-prod-aws-final-[0-9a-f]{8}$/)]);
   });
-  it("starts the platform release only once the DocumentDB instances exist", () => {
-    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn).toEqual(["data-docdb-0", "data-docdb-1", "data-docdb-2"]);
+  it("starts the platform release only once the DocumentDB instances exist and the API image is built", () => {
+    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn).toEqual(["data-docdb-0", "data-docdb-1", "data-docdb-2", "api-image"]);
   });
   it("gives Amazon MQ a consumer_timeout for long agent runs (its maximum), through a broker configuration", () => {
     const config = r.plan.resources.find((x) => x.type === "aws:mq/configuration:Configuration")!;

@@ -61,15 +61,19 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   });
   it("starts the platform release only once databases, extensions and private endpoints with DNS are there", () => {
     expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn.sort()).toEqual(
-      ["data-cache-dns", "data-cache-pe", "data-docdb-db", "data-docdb-dns", "data-docdb-pe", "data-sqldb-db", "data-vectordb-db", "data-vectordb-extensions", "data-vectordb-tls"].sort(),
+      ["api-image", "data-cache-dns", "data-cache-pe", "data-docdb-db", "data-docdb-dns", "data-docdb-pe", "data-sqldb-db", "data-vectordb-db", "data-vectordb-extensions", "data-vectordb-tls"].sort(),
     );
   });
-  it("builds and pushes the API image to the stack's registry, and pulls it with a secret", () => {
+  it("builds and pushes the API image to the stack's registry, and pulls it with a pull-only token, never the push one", () => {
     const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
     expect((built.inputs.tags as string[])[0]).toMatch(/^agentportprod\.azurecr\.io\/agentport:/);
+    expect(JSON.stringify(built.inputs.registries)).toContain("agentport-push");
     expect(expectPinnedApiImage(r.plan)).toContain("@sha256:");
     const pull = kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj;
     expect(pull.type).toBe("kubernetes.io/dockerconfigjson");
+    const auths = JSON.parse(pull.stringData[".dockerconfigjson"]).auths;
+    expect(auths["agentportprod.azurecr.io"].username).toBe("agentport-pull");
+    expect(auths["agentportprod.azurecr.io"].password).toBe("secret-standin:agentport:api.registry.pull.password");
     const deployment = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Deployment")!.obj;
     expect(deployment.spec.template.spec.imagePullSecrets).toEqual([{ name: "api-pull" }]);
   });

@@ -189,6 +189,15 @@ describe("stack validation", () => {
     expect(paths(issuesOf("local", (r) => (r.api.build = {})))).toEqual(["api.build", "api.registry"]);
   });
 
+  it("refuses pods that would pull a built image with the registry's push credentials", () => {
+    expect(issuesOf("prod-azure", (r) => delete r.api.registry.pull)).toEqual([{ path: "api.registry.pull", message: expect.stringContaining("pull-only") }]);
+    expect(issuesOf("prod-azure", (r) => (r.api.registry.pull.username = r.api.registry.username))).toEqual([
+      { path: "api.registry.pull", message: expect.stringContaining("other credentials") },
+    ]);
+    expect(paths(issuesOf("prod-azure", (r) => delete r.api.registry.password))).toEqual(["api.registry"]);
+    expect(issuesOf("onprem", () => {})).toEqual([]); // a pinned image: the registry's credentials only pull
+  });
+
   it("takes the chart from an https or oci:// source, with credentials of its own", () => {
     expect(issuesOf("local", (r) => (r.platform.repository = "oci://registry.example.com/charts"))).toEqual([]);
     expect(paths(issuesOf("local", (r) => (r.platform.repository = "ftp://charts.example.com")))).toEqual(["platform.repository"]);
