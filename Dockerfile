@@ -2,14 +2,34 @@
 # The agentport API service. Build: docker build -t agentport:dev .
 # The final stage holds only the production build (dist/) and its runtime dependencies, runs as
 # uid/gid 1000 with `node` as PID 1, and writes only under /tmp (read-only root filesystem).
+# The context is only the package manifests, the build's scripts and service/ (.dockerignore).
 
-FROM node:24.11.1-bookworm-slim AS build
+# Reproducible where cheap: BuildKit stamps the image config and history with SOURCE_DATE_EPOCH,
+# and the staging script sets every file's mtime to it. A constant, not the commit's time: a commit
+# that changes nothing the image is built from must not change its digest.
+ARG SOURCE_DATE_EPOCH=0
+
+FROM node:24.11.1-bookworm-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
 # --ignore-scripts: no package needs its install step for the build (esbuild's binary ships in
 # its platform package), and the Pulumi packages' plugin downloads must not run here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY . .
+
+# The embedded store's template, from the manifests and its own two files only: its layer is reused
+# by every rebuild after a code change (initdb never makes the same bytes twice).
+FROM deps AS template
+COPY scripts/pglite-template.mjs scripts/
+COPY service/src/store/pglite-template.ts service/src/store/
+RUN node scripts/pglite-template.mjs
+
+FROM deps AS build
+ARG SOURCE_DATE_EPOCH
+COPY tsconfig.json ./
+COPY scripts/build.mjs scripts/pglite-template.mjs scripts/stage-image.sh scripts/
+COPY service/src service/src
+COPY service/agents.example.yaml service/
+COPY --from=template /src/node_modules/.cache/agentport node_modules/.cache/agentport
 RUN scripts/stage-image.sh /stage
 
 FROM node:24.11.1-bookworm-slim

@@ -8,11 +8,11 @@
  * starts the service with the same environment variables as `npm start`.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { tsImport } from "tsx/esm/api";
+import { cachedTemplate } from "./pglite-template.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist");
@@ -68,15 +68,10 @@ await build({
 cpSync(join(root, "service/src/store/migrations"), join(out, "migrations"), { recursive: true });
 cpSync(join(root, "service/agents.example.yaml"), join(out, "agents.example.yaml"));
 
-// The embedded store's template, read beside the bundle (pglite-template.ts). Making one runs
-// initdb (~6 s, ~900 MB), so it is kept per PGlite version in node_modules/.cache.
-const template = await tsImport("../service/src/store/pglite-template.ts", import.meta.url);
-const cache = join(root, "node_modules/.cache/agentport");
-if (!existsSync(join(cache, template.templateName()))) {
-  mkdirSync(cache, { recursive: true });
-  await template.writeTemplate(cache);
-}
-cpSync(join(cache, template.templateName()), join(out, template.templateName()));
+// The embedded store's template, read beside the bundle (pglite-template.ts), made once per
+// PGlite version.
+const template = await cachedTemplate();
+cpSync(template, join(out, basename(template)));
 
 const pkg = {
   name: "agentport-service",

@@ -14,3 +14,5 @@ cd "$dest"
 npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 # npm's own metadata is not needed at run time.
 rm -f node_modules/.package-lock.json
+# Reproducible layers: every file's mtime is SOURCE_DATE_EPOCH (default 0), not the build's time.
+find . -exec touch -h -d "@${SOURCE_DATE_EPOCH:-0}" {} +

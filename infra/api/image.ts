@@ -73,6 +73,9 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
       context: { location: build.context },
       dockerfile: { location: build.dockerfile },
       platforms: build.platforms.map((p) => (p === "linux/arm64" ? Platform.Linux_arm64 : Platform.Linux_amd64)),
+      // The image config's timestamps (BuildKit) and the files' mtimes (the staging script): a
+      // constant, so the same sources build the same layers (see the Dockerfile).
+      buildArgs: { SOURCE_DATE_EPOCH: "0" },
       tags: [pulumi.interpolate`${target.repository}:${build.tag}`],
       push: true,
       // A preview shows the image as "to be built"; only `up` builds and pushes (no Docker in preview CI).

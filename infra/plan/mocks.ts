@@ -73,8 +73,9 @@ export function createRecorder(): Recorder {
       case "aws:ecr/repository:Repository":
         return { name: i.name, registryId: "111122223333", repositoryUrl: `111122223333.dkr.ecr.${i.region}.amazonaws.com/${i.name}` };
       case "docker-build:index:Image": {
-        // What a push reports: the tag, and the digest of what was pushed.
-        const digest = `sha256:${createHash("sha256").update(JSON.stringify(i.tags)).digest("hex")}`;
+        // What a push reports: the tag, and the digest of what was pushed. PLAN_IMAGE_SOURCES
+        // stands for other sources (another commit's service code), which build another digest.
+        const digest = `sha256:${createHash("sha256").update(JSON.stringify(i.tags) + (process.env.PLAN_IMAGE_SOURCES ?? "")).digest("hex")}`;
         return { digest, ref: `${String(i.tags[0])}@${digest}` };
       }
       case "kubernetes:helm.sh/v3:Release":

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DockerfileParser, type Copy, type Instruction } from "dockerfile-ast";
 import { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,8 @@ describe("the Dockerfile", () => {
 
   it("is multi-stage, every base image pinned by an exact version tag, on Node 24", () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) {
+    const stages = new Set(froms.map((f) => f.getBuildStage()).filter(Boolean));
+    for (const from of froms.filter((f) => !stages.has(f.getImageName() ?? ""))) {
       expect(from.getImageName()).toBe("node");
       expect(from.getImageTag()).toMatch(/^24\.\d+\.\d+-/);
     }
@@ -37,6 +39,11 @@ describe("the Dockerfile", () => {
     expect(finalStage.filter((i) => i.getKeyword() === "RUN")).toEqual([]);
     const copies = finalStage.filter((i): i is Copy => i.getKeyword() === "COPY");
     expect(copies.map((c) => [c.getFromFlag()?.getValue(), args(c)])).toEqual([["build", "/stage /app"]]);
+  });
+
+  it("stamps the build with a constant SOURCE_DATE_EPOCH (a commit's time would change every digest)", () => {
+    const globalArgs = instructions.slice(0, instructions.indexOf(froms[0])).filter((i) => i.getKeyword() === "ARG").map(args);
+    expect(globalArgs).toContain("SOURCE_DATE_EPOCH=0");
   });
 
   it("writes only under /tmp and carries the OCI labels", () => {
@@ -68,6 +75,12 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
     expect(pkg.devDependencies).toBeUndefined();
     expect(readdirSync(`${stage.dir}/node_modules`)).toEqual(["@electric-sql"]);
     expect(readdirSync(stage.dir).filter((f) => f.endsWith(".ts"))).toEqual([]);
+  });
+
+  it("dates every file at SOURCE_DATE_EPOCH (0 unless set), not at the time of the build", () => {
+    const paths = (readdirSync(stage.dir, { recursive: true }) as string[]).map((p) => join(stage.dir, p));
+    expect(paths.length).toBeGreaterThan(10);
+    expect(paths.filter((p) => lstatSync(p).mtimeMs !== 0)).toEqual([]);
   });
 
   it("made its empty embedded store from the prebuilt template for its own PGlite version", () => {
