@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import { expectApiObjectsDeployable, expectImageBeforeRelease, expectPinnedApiImage, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, kubernetesObjects, planFor, types } from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import type { PolicyInput } from "../../infra/policy/resource.js";
 import { mutated, policyInputs } from "./policy-inputs.js";
@@ -18,6 +18,15 @@ describe("plan: local (everything in-cluster)", () => {
   });
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "local");
+  });
+  it("builds the image from the working tree and pushes it to kind's local registry, which the nodes pull from without credentials", () => {
+    const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
+    expect(built.inputs.context).toEqual({ location: "." });
+    expect(built.inputs.tags).toEqual(["localhost:5001/agentport:latest-build"]);
+    expect(built.inputs.registries).toEqual([]);
+    expect(expectPinnedApiImage(r.plan)).toMatch(/^localhost:5001\/agentport:latest-build@sha256:[0-9a-f]{64}$/);
+    expect(kubernetesObjects(r.plan).some((o) => o.name === "api-pull")).toBe(false);
+    expectImageBeforeRelease(r.plan);
   });
   it("creates no cloud resources and runs every data service in the cluster", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);

@@ -18,8 +18,8 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
   it("declares API objects a real cluster and gateway take as meant", () => {
     expectApiObjectsDeployable(r.plan, "onprem");
   });
-  it("runs the pinned release image and pulls it from the corporate registry with a secret", () => {
-    expect(expectPinnedApiImage(r.plan)).toBe("registry.corp.example.internal/agentport:0.1.0");
+  it("runs the release image mirrored into the corporate registry, pinned by digest, and pulls it with a secret", () => {
+    expect(expectPinnedApiImage(r.plan)).toMatch(/^registry\.corp\.example\.internal\/agentport@sha256:[0-9a-f]{64}$/);
     const deployment = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Deployment")!.obj;
     expect(deployment.spec.template.spec.imagePullSecrets).toEqual([{ name: "api-pull" }]);
     expect(JSON.parse(kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj.stringData[".dockerconfigjson"]).auths).toHaveProperty(["registry.corp.example.internal"]);

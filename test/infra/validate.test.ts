@@ -182,11 +182,12 @@ describe("stack validation", () => {
 
   it("refuses an API image that can move under the same name, and asks for one of image or build", () => {
     for (const image of ["ghcr.io/example/agentport:latest", "ghcr.io/example/agentport:0.1", "ghcr.io/example/agentport"]) {
-      expect(issuesOf("local", (r) => (r.api.image = image)), image).toEqual([{ path: "api.image", message: expect.stringContaining("pin it by digest") }]);
+      expect(issuesOf("onprem", (r) => (r.api.image = image)), image).toEqual([{ path: "api.image", message: expect.stringContaining("pin it by digest") }]);
     }
-    expect(issuesOf("local", (r) => (r.api.image = `ghcr.io/example/agentport@sha256:${"a".repeat(64)}`))).toEqual([]);
-    expect(paths(issuesOf("local", (r) => delete r.api.image))).toEqual(["api.image"]);
-    expect(paths(issuesOf("local", (r) => (r.api.build = {})))).toEqual(["api.build", "api.registry"]);
+    expect(issuesOf("onprem", (r) => (r.api.image = "ghcr.io/example/agentport:1.2.3"))).toEqual([]);
+    expect(paths(issuesOf("onprem", (r) => delete r.api.image))).toEqual(["api.image"]);
+    expect(paths(issuesOf("local", (r) => (r.api.image = `ghcr.io/example/agentport@sha256:${"a".repeat(64)}`)))).toEqual(["api.build"]);
+    expect(paths(issuesOf("local", (r) => delete r.api.registry))).toEqual(["api.registry"]);
   });
 
   it("refuses pods that would pull a built image with the registry's push credentials", () => {
