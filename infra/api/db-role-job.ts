@@ -3,15 +3,27 @@
  * `node provision-db.js`): only this Job holds the master user's URL; the Deployment waits for it
  * (pulumi-kubernetes awaits a Job's completion) and connects as the role. Idempotent as the managed
  * master: a changed image or password replaces the Job, which runs again; so does a failed one.
+ *
+ * The master's URL stays in the Job's Secret while the Job exists, and cannot be removed after it:
+ * - an ownerReference (Kubernetes deleting the Secret with the Job) needs the Job's UID, which
+ *   pulumi-kubernetes gives only once the Job has completed, after the pod that reads the Secret;
+ * - a TTL or a Job deleting its own Secret leaves Pulumi's state holding objects the cluster no
+ *   longer has: the next `up` re-creates a replaced Job whose Secret Pulumi thinks exists (the pod
+ *   never starts), and a refresh followed by `up` re-creates the Secret without running the Job.
+ * So the Job and its Secret live in a namespace of their own, which only the deployer's identity
+ * needs to read: whoever may read the API namespace's Secrets does not get the master's URL.
  */
+import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Job } from "@pulumi/kubernetes/batch/v1/index.js";
-import { Secret } from "@pulumi/kubernetes/core/v1/index.js";
-import type * as k8s from "@pulumi/kubernetes/types/input.js";
+import { ConfigMap, Namespace, Secret } from "@pulumi/kubernetes/core/v1/index.js";
+import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
+import { pullSecret, type PullCredentials } from "./pull-secret.js";
 import { API_DB_ROLE } from "./settings.js";
 
 export interface DbRoleJobArgs {
-  namespace: pulumi.Input<string>;
+  /** The Job's own namespace (created here). */
+  namespace: string;
   labels: Record<string, string>;
   /** The API image (it carries provision-db.js). */
   image: pulumi.Input<string>;
@@ -19,21 +31,27 @@ export interface DbRoleJobArgs {
   adminUrl: pulumi.Output<string>;
   /** The role's password (secret). */
   appPassword: pulumi.Output<string>;
-  /** The CA bundle volume and mount the service uses, when the URL names one. */
-  ca?: { volume: k8s.core.v1.Volume; mount: k8s.core.v1.VolumeMount };
-  pullSecretName?: pulumi.Input<string>;
+  /** PEM bundle the URL's sslrootcert names, mounted at CA_DIR as the service's pods have it. */
+  caBundle?: string;
+  /** Registry credentials for pulling the image, when the nodes cannot pull it themselves. */
+  pull?: PullCredentials;
 }
 
 export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.CustomResourceOptions): Job {
+  const ns = new Namespace(`${name}-ns`, { metadata: { name: args.namespace, labels: args.labels } }, opts);
+  const namespace = ns.metadata.name;
+  const meta = { namespace, labels: args.labels };
   const secret = new Secret(
     `${name}-admin`,
     {
-      metadata: { namespace: args.namespace, labels: args.labels },
+      metadata: meta,
       type: "Opaque",
       stringData: pulumi.secret(pulumi.all([args.adminUrl, args.appPassword]).apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD }))),
     },
     opts,
   );
+  const ca = args.caBundle ? new ConfigMap(`${name}-ca`, { metadata: meta, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, opts) : undefined;
+  const pull = args.pull ? pullSecret(`${name}-pull`, namespace, args.labels, args.pull, opts) : undefined;
   return new Job(
     name,
     {
@@ -43,7 +61,7 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
       // until deleted by hand. replaceUnready makes the next `up` replace it and run it afresh.
       // No ttlSecondsAfterFinished: the cluster deleting the Job behind Pulumi's back would make a
       // refresh re-create (and re-run) it.
-      metadata: { namespace: args.namespace, labels: args.labels, annotations: { "pulumi.com/replaceUnready": "true" } },
+      metadata: { ...meta, annotations: { "pulumi.com/replaceUnready": "true" } },
       spec: {
         // A few retries ride out a database that is still starting; the deadline ends the Job as
         // Failed (with the reason in its pods' logs) well before Pulumi's 10-minute await gives up.
@@ -56,7 +74,7 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
             restartPolicy: "Never",
             automountServiceAccountToken: false,
             securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
-            ...(args.pullSecretName ? { imagePullSecrets: [{ name: args.pullSecretName }] } : {}),
+            ...(pull ? { imagePullSecrets: [{ name: pull.metadata.name }] } : {}),
             containers: [
               {
                 name: "provision-db",
@@ -69,10 +87,10 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
                 envFrom: [{ secretRef: { name: secret.metadata.name } }],
                 securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
                 resources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
-                ...(args.ca ? { volumeMounts: [args.ca.mount] } : {}),
+                ...(ca ? { volumeMounts: [{ name: "ca", mountPath: CA_DIR, readOnly: true }] } : {}),
               },
             ],
-            ...(args.ca ? { volumes: [args.ca.volume] } : {}),
+            ...(ca ? { volumes: [{ name: "ca", configMap: { name: ca.metadata.name } }] } : {}),
           },
         },
       },

@@ -14,9 +14,10 @@ import { PodDisruptionBudget } from "@pulumi/kubernetes/policy/v1/index.js";
 import type { StackSpec } from "../config.js";
 import { API_LABELS } from "../constants.js";
 import { API_SERVICE_ACCOUNT, type ServiceSettings } from "./settings.js";
-import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
+import { RDS_CA_FILE } from "./ca-bundle.js";
 import { apiDashboard } from "./dashboard.js";
 import { dbRoleJob } from "./db-role-job.js";
+import { pullSecret, type PullCredentials } from "./pull-secret.js";
 import { apiPodTemplate } from "./pod.js";
 
 export interface ApiServiceArgs {
@@ -39,7 +40,7 @@ export interface ApiServiceArgs {
   /** The image the pods run (a pinned reference, or the pushed tag with its digest). */
   image: pulumi.Input<string>;
   /** Registry credentials for pulling it (an imagePullSecret), when the nodes cannot pull it themselves. */
-  pull?: { server: string; username: string; password: pulumi.Output<string> };
+  pull?: PullCredentials;
   /**
    * A managed sqldb's master URL and the API role's password: a Job creates the role before the
    * Deployment starts, and `databaseUrl` connects as that role.
@@ -100,32 +101,17 @@ export class ApiService extends pulumi.ComponentResource {
           parent,
         )
       : undefined;
-    const pullSecret = args.pull
-      ? new Secret(
-          `${name}-pull`,
-          {
-            metadata: { namespace, labels },
-            type: "kubernetes.io/dockerconfigjson",
-            stringData: {
-              ".dockerconfigjson": pulumi.secret(
-                args.pull.password.apply((password) =>
-                  JSON.stringify({ auths: { [args.pull!.server]: { username: args.pull!.username, password, auth: Buffer.from(`${args.pull!.username}:${password}`).toString("base64") } } }),
-                ),
-              ),
-            },
-          },
-          parent,
-        )
-      : undefined;
+    const pull = args.pull ? pullSecret(`${name}-pull`, namespace, labels, args.pull, parent) : undefined;
     // The database's CA bundle, where Node's roots do not cover it (the URL names RDS_CA_FILE).
     const ca = args.caBundle
       ? new ConfigMap(`${name}-ca`, { metadata: { namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, parent)
       : undefined;
-    const caVolume = ca ? { volume: { name: "ca", configMap: { name: ca.metadata.name } }, mount: { name: "ca", mountPath: CA_DIR, readOnly: true } } : undefined;
+    // In a namespace of its own: whoever may read the API namespace's Secrets does not read the
+    // master's URL (see db-role-job.ts for why it cannot be deleted after the Job).
     const roleJob = args.dbRole
       ? dbRoleJob(
           `${name}-db-role`,
-          { namespace, labels, image: args.image, adminUrl: args.dbRole.adminUrl, appPassword: args.dbRole.appPassword, ca: caVolume, pullSecretName: pullSecret?.metadata.name },
+          { namespace: `${api.namespace}-db-role`, labels, image: args.image, adminUrl: args.dbRole.adminUrl, appPassword: args.dbRole.appPassword, caBundle: args.caBundle, pull: args.pull },
           parent,
         )
       : undefined;
@@ -146,7 +132,7 @@ export class ApiService extends pulumi.ComponentResource {
             labels,
             envSecretName: secret.metadata.name,
             serviceAccountName: serviceAccount?.metadata.name,
-            pullSecretName: pullSecret?.metadata.name,
+            pullSecretName: pull?.metadata.name,
             agents: agents && agentsJson ? { configMapName: agents.metadata.name, checksum: sha256(agentsJson) } : undefined,
             caConfigMapName: ca?.metadata.name,
           }),

@@ -149,6 +149,12 @@ export function expectApiOwnDbRole(plan: Plan): void {
   expect(job.spec.template.spec.containers[0].command).toEqual(["node", "provision-db.js"]);
   const admin = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-db-role-admin")!.obj;
   expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
+  // The master's URL lives beside the Job, in a namespace of its own, never in the API's.
+  expect(admin.metadata.namespace).toBe("agentport-db-role");
+  expect(job.metadata.namespace).toBe("agentport-db-role");
+  const masterUrl = admin.stringData.ADMIN_DATABASE_URL;
+  const inApiNamespace = objects.filter((o) => o.obj.metadata?.namespace === "agentport");
+  expect(inApiNamespace.filter((o) => JSON.stringify(o.obj).includes(masterUrl)).map((o) => o.name)).toEqual([]);
   expect(plan.options.get("kubernetes:apps/v1:Deployment::api-deployment")!.dependsOn).toEqual(["api-db-role"]);
   // A failed run never wedges the stack: the next `up` replaces the unready Job; each attempt's
   // pod keeps its logs; the Job fails before Pulumi's 10-minute await does.
