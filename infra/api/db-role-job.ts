@@ -48,7 +48,10 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
       type: "Opaque",
       stringData: pulumi.secret(pulumi.all([args.adminUrl, args.appPassword]).apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD }))),
     },
-    opts,
+    // A new password (or master URL) replaces the Secret under a new generated name, which changes
+    // the Job's pod template, so the Job is replaced and runs again; updated in place, the Secret
+    // would leave the old Job standing and the role with its old password.
+    { ...opts, replaceOnChanges: ["stringData"] },
   );
   const ca = args.caBundle ? new ConfigMap(`${name}-ca`, { metadata: meta, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, opts) : undefined;
   const pull = args.pull ? pullSecret(`${name}-pull`, namespace, args.labels, args.pull, opts) : undefined;

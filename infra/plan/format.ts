@@ -60,7 +60,7 @@ export function formatPlan(plan: Plan): string {
   const sorted = [...plan.resources].sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
   for (const r of sorted) {
     const o = plan.options.get(`${r.type}::${r.name}`);
-    const flags = [o?.protect ? "protect" : "", o?.dependsOn.length ? `dependsOn: ${o.dependsOn.join(", ")}` : "", o?.ignoreChanges.length ? `ignoreChanges: ${o.ignoreChanges.join(", ")}` : ""].filter(Boolean);
+    const flags = [o?.protect ? "protect" : "", o?.dependsOn.length ? `dependsOn: ${o.dependsOn.join(", ")}` : "", o?.ignoreChanges.length ? `ignoreChanges: ${o.ignoreChanges.join(", ")}` : "", o?.replaceOnChanges.length ? `replaceOnChanges: ${o.replaceOnChanges.join(", ")}` : ""].filter(Boolean);
     lines.push(`  + ${r.type}  ${r.name}${flags.length ? `  (${flags.join("; ")})` : ""}`);
     if (r.type === RELEASE) {
       const { values: _v, ...rest } = r.inputs;
@@ -94,7 +94,7 @@ export function planJson(plan: Plan): Record<string, unknown> {
   return {
     stack: plan.stack,
     resources: plan.resources.map((r) => {
-      const o = plan.options.get(`${r.type}::${r.name}`) ?? { protect: false, dependsOn: [], ignoreChanges: [] };
+      const o = plan.options.get(`${r.type}::${r.name}`) ?? { protect: false, dependsOn: [], ignoreChanges: [], replaceOnChanges: [] };
       const inputs =
         r.type === RELEASE && rv
           ? { ...(mask({ ...r.inputs, values: undefined }, plan.secretValues) as object), values: mask(rv.values, plan.secretValues) }

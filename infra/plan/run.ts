@@ -19,6 +19,8 @@ export interface PlanOptions {
   /** Names of the resources this one waits for explicitly. */
   dependsOn: string[];
   ignoreChanges: string[];
+  /** Properties whose change replaces the resource instead of updating it. */
+  replaceOnChanges: string[];
 }
 
 export interface Plan {
@@ -62,6 +64,7 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
         protect: opts.protect === true,
         dependsOn: deps.map(resourceName),
         ignoreChanges: opts.ignoreChanges ?? [],
+        replaceOnChanges: opts.replaceOnChanges ?? [],
       });
       return undefined;
     });

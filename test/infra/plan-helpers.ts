@@ -151,6 +151,10 @@ export function expectApiOwnDbRole(plan: Plan): void {
   expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
   // The master's URL lives beside the Job, in a namespace of its own, never in the API's.
   expect(admin.metadata.namespace).toBe("agentport-db-role");
+  // A changed password replaces the Secret (a new name), hence the Job's template: the Job runs again.
+  expect(admin.metadata.name).toBeUndefined();
+  expect(plan.options.get("kubernetes:core/v1:Secret::api-db-role-admin")!.replaceOnChanges).toEqual(["stringData"]);
+  expect(job.spec.template.spec.containers[0].envFrom).toEqual([{ secretRef: { name: "api-db-role-admin" } }]);
   expect(job.metadata.namespace).toBe("agentport-db-role");
   const masterUrl = admin.stringData.ADMIN_DATABASE_URL;
   const inApiNamespace = objects.filter((o) => o.obj.metadata?.namespace === "agentport");

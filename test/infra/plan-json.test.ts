@@ -10,7 +10,7 @@ describe("npm run plan -- --json", () => {
     const plan = JSON.parse(stdout);
     expect(plan.stack).toBe("prod-aws");
     const rds = plan.resources.find((r: { type: string }) => r.type === "aws:rds/instance:Instance");
-    expect(rds.options).toEqual({ protect: true, dependsOn: [], ignoreChanges: [] });
+    expect(rds.options).toEqual({ protect: true, dependsOn: [], ignoreChanges: [], replaceOnChanges: [] });
     expect(rds.inputs.password).toBe("[secret]");
     // The release's values tree is readable, with only its secret leaves masked.
     const release = plan.resources.find((r: { type: string }) => r.type === "kubernetes:helm.sh/v3:Release");
