@@ -4,9 +4,10 @@
 # uid/gid 1000 with `node` as PID 1, and writes only under /tmp (read-only root filesystem).
 # The context is only the package manifests, the build's scripts and service/ (.dockerignore).
 
-# Reproducible where cheap: BuildKit stamps the image config and history with SOURCE_DATE_EPOCH,
-# and the staging script sets every file's mtime to it. A constant, not the commit's time: a commit
-# that changes nothing the image is built from must not change its digest.
+# Reproducible where cheap: BuildKit stamps the image config and history with the SOURCE_DATE_EPOCH
+# build arg (`pulumi up` passes 0), and the staging script sets every file's mtime to it. A constant,
+# not the commit's time: a commit that changes nothing the image is built from must not change its
+# digest.
 ARG SOURCE_DATE_EPOCH=0
 
 FROM node:24.11.1-bookworm-slim AS deps
