@@ -105,6 +105,10 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
       transitEncryptionEnabled: true,
       atRestEncryptionEnabled: true,
       authToken: login.password,
+      // Daily snapshots, kept as the stack says (0: none), and one last snapshot if the group is
+      // ever deleted where deletion protection is on.
+      snapshotRetentionLimit: size.cacheSnapshotRetentionDays,
+      ...(size.deletionProtection && { finalSnapshotIdentifier: c.snapshots(id).finalSnapshotIdentifier }),
       subnetGroupName: subnets.name,
       securityGroupIds: [sg.id],
       ...common(c),

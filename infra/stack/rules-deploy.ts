@@ -75,6 +75,10 @@ export const deployRules: Rule[] = [
     if (s.cloud.provider === "azure" && s.data.mq === "managed") {
       report("data.mq", "Azure has no managed RabbitMQ: use inCluster, or external with a broker you run");
     }
+    const pg = s.data.azure;
+    if (s.cloud.provider === "azure" && pg.postgresTier === "Burstable" && pg.postgresHighAvailability !== "Disabled") {
+      report("data.azure.postgresHighAvailability", "needs postgresTier GeneralPurpose or MemoryOptimized (Azure offers no high availability on Burstable)");
+    }
     if (s.cloud.provider === "aws") {
       const a = s.cloud.aws;
       requireAll(report, "for managed data services on aws", { "cloud.aws.vpcId": a.vpcId });
