@@ -184,7 +184,10 @@ export const deployRules: Rule[] = [
     const issuer = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
     if ((s.ingress.tls as unknown[]).length > 0 && !issuer && (s.api.tls as unknown[]).length === 0) {
       report("api.tls", "the platform's TLS secrets live in its namespace and name its hosts: give the API host a secret in the API namespace, or use a cert-manager issuer on ingress.annotations");
+    } else if (s.api.tlsSourceNamespace && !(s.api.tls as Array<{ secretName?: string }>).some((t) => t.secretName)) {
+      report("api.tlsSourceNamespace", "names where api.tls's Secrets are copied from: list them in api.tls (secretName and hosts)");
     }
+    if (s.api.tlsSourceNamespace === s.api.namespace) report("api.tlsSourceNamespace", "must differ from api.namespace (the Secrets are copied into it)");
   }),
   rule(["api", "cloud"], (s, report) => {
     const { image, build, registry } = s.api;

@@ -196,6 +196,11 @@ export const api = z.strictObject({
   ingressClassName: text().default("gateway"),
   annotationPrefix: text().default("konghq.com"),
   tls: list().default([]),
+  /**
+   * The namespace each `tls` Secret is copied from on every `preview`/`up` (where a corporate
+   * certificate is kept, e.g. the platform's); unset: the Secrets must exist in `namespace`.
+   */
+  tlsSourceNamespace: text().optional(),
   nodeSelector: record().default({}),
   tolerations: list().default([]),
 });

@@ -151,3 +151,10 @@ describe("managed data durability parameters", () => {
     expect(paths(issuesOf("prod-aws", (r) => (r.data.aws.cacheSnapshotRetentionDays = 36)))).toEqual(["data.aws.cacheSnapshotRetentionDays"]);
   });
 });
+
+describe("the API certificate's source namespace", () => {
+  it("needs api.tls to name the Secrets it copies, and a namespace other than the API's", () => {
+    expect(issuesOf("onprem", (r) => (r.api.tls = [{ hosts: ["api.agents.corp.example.com"] }]))).toContainEqual({ path: "api.tlsSourceNamespace", message: expect.stringContaining("list them in api.tls") });
+    expect(issuesOf("onprem", (r) => (r.api.tlsSourceNamespace = "agentport"))).toEqual([{ path: "api.tlsSourceNamespace", message: expect.stringContaining("must differ from api.namespace") }]);
+  });
+});
