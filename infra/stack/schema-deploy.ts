@@ -96,6 +96,8 @@ export const data = z
         cacheNodeType: text().default("cache.t4g.small"),
         docdbInstanceClass: text().default("db.t4g.medium"),
         docdbInstances: positiveInt().default(1),
+        /** Where the platform's pods have the Amazon RDS CA bundle (mounted by hand): added as tlsCAFile. */
+        docdbTlsCaFile: z.string().regex(/^\/\S+$/, "must be an absolute path inside the platform's pods").optional(),
         mqInstanceType: text().default("mq.m5.large"),
         mqEngineVersion: text().default("3.13"),
         multiAz: bool().default(false),
