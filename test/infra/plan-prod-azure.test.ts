@@ -65,6 +65,12 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
       expect(server.inputs.backup).toEqual({ backupRetentionDays: 35, geoRedundantBackup: "Enabled" });
     }
   });
+  it("keeps open on the storage account only what its consumers need (README: what stays open, and why)", () => {
+    const account = r.plan.resources.find((x) => x.type === "azure-native:storage:StorageAccount")!;
+    // Anonymous reads of the public container from browsers; the chart's account key.
+    expect(account.inputs).toMatchObject({ publicNetworkAccess: "Enabled", allowBlobPublicAccess: true, allowSharedKeyAccess: true });
+    expect(account.inputs).toMatchObject({ allowCrossTenantReplication: false, minimumTlsVersion: "TLS1_2", enableHttpsTrafficOnly: true });
+  });
   it("protects the blob containers and deletes previous blob versions after 30 days", () => {
     expectProtected(r.plan, ["azure-native:storage:BlobContainer"]);
     const policy = r.plan.resources.find((x) => x.type === "azure-native:storage:ManagementPolicy")!;
