@@ -103,8 +103,8 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
         // autoGrow raises storageSizeGB on Azure's side, and Azure never shrinks a disk: after a
         // refresh, the stack's smaller size would be an update Azure refuses. azure-native has no
         // diff suppression like RDS's maxAllocatedStorage, so the size is read only at creation;
-        // a deliberate increase is made on the server (az postgres flexible-server update
-        // --storage-size) and then written into the stack.
+        // an update sends the size in state, so those `up`s run with --refresh; a deliberate
+        // increase is made on the server (az postgres flexible-server update --storage-size).
         { ...stateful, ignoreChanges: ["storage.storageSizeGB"] },
       );
       // One write at a time: parallel writes to one flexible server fail with ServerIsBusy.
