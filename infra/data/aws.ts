@@ -105,6 +105,10 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
       transitEncryptionEnabled: true,
       atRestEncryptionEnabled: true,
       authToken: login.password,
+      // Daily snapshots, kept as the stack says (0: none), and one last snapshot if the group is
+      // ever deleted where deletion protection is on.
+      snapshotRetentionLimit: size.cacheSnapshotRetentionDays,
+      ...(size.deletionProtection && { finalSnapshotIdentifier: c.snapshots(id).finalSnapshotIdentifier }),
       subnetGroupName: subnets.name,
       securityGroupIds: [sg.id],
       ...common(c),
@@ -112,6 +116,15 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
     stateful(c),
   );
   return { host: cache.primaryEndpointAddress, port: 6379, username: "default", password: login.password };
+}
+
+/**
+ * DocumentDB's URI: TLS on, one replica set "rs0", no retryable writes; `tlsCAFile` when the stack
+ * names where the platform's pods have the Amazon RDS CA (README: the chart cannot mount it).
+ */
+export function docdbUri(host: string, login: { username: string; password: string; database: string }, caFile?: string): string {
+  const ca = caFile ? `&tlsCAFile=${encodeURIComponent(caFile)}` : "";
+  return `mongodb://${encodeURIComponent(login.username)}:${encodeURIComponent(login.password)}@${host}:27017/${login.database}?tls=true${ca}&replicaSet=rs0&readPreference=secondaryPreferred&retryWrites=false`;
 }
 
 /** DocumentDB with its instances (the platform waits for them: the endpoint answers only once one runs). */
@@ -140,13 +153,7 @@ function createDocdb(c: Context, login: Login & { database: string }): { endpoin
     { length: size.docdbInstances },
     (_, i) => new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, ...common(c) }, stateful(c)),
   );
-  // DocumentDB: TLS on, one replica set "rs0", no retryable writes.
-  const uri = pulumi
-    .all([cluster.endpoint, login.password])
-    .apply(
-      ([host, pw]) =>
-        `mongodb://${encodeURIComponent(login.username)}:${encodeURIComponent(pw)}@${host}:27017/${login.database}?tls=true&replicaSet=rs0&readPreference=secondaryPreferred&retryWrites=false`,
-    );
+  const uri = pulumi.all([cluster.endpoint, login.password]).apply(([host, pw]) => docdbUri(host, { ...login, password: pw }, size.docdbTlsCaFile));
   return { endpoint: { uri: pulumi.secret(uri) }, instances };
 }
 

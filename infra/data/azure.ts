@@ -94,12 +94,18 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
           administratorLoginPassword: password,
           sku: { name: size.postgresSku, tier: size.postgresTier },
           storage: { storageSizeGB: size.postgresStorageGb, autoGrow: "Enabled" },
-          backup: { backupRetentionDays: 7, geoRedundantBackup: "Disabled" },
+          highAvailability: { mode: size.postgresHighAvailability },
+          backup: { backupRetentionDays: size.postgresBackupRetentionDays, geoRedundantBackup: size.postgresGeoRedundantBackup ? "Enabled" : "Disabled" },
           network: { delegatedSubnetResourceId: net.postgresSubnetId, privateDnsZoneArmResourceId: net.postgresPrivateDnsZoneId, publicNetworkAccess: "Disabled" },
           authConfig: { passwordAuth: "Enabled" },
           tags,
         },
-        stateful,
+        // autoGrow raises storageSizeGB on Azure's side, and Azure never shrinks a disk: after a
+        // refresh, the stack's smaller size would be an update Azure refuses. azure-native has no
+        // diff suppression like RDS's maxAllocatedStorage, so the size is read only at creation;
+        // an update sends the size in state, so those `up`s run with --refresh; a deliberate
+        // increase is made on the server (az postgres flexible-server update --storage-size).
+        { ...stateful, ignoreChanges: ["storage.storageSizeGB"] },
       );
       // One write at a time: parallel writes to one flexible server fail with ServerIsBusy.
       let previous: pulumi.Resource = server;

@@ -28,6 +28,22 @@ function acmCertificates(arn: string): { domainName: string; subjectAlternativeN
   return { domainName: domain, subjectAlternativeNames: [domain, `*.${domain}`] };
 }
 
+/** The TLS Secrets the mocked cluster holds (a corporate wildcard, self-signed for the plan). */
+const CLUSTER_TLS_CERT = `-----BEGIN CERTIFICATE-----
+MIIB3zCCAYagAwIBAgIUICluLLSIwoRnywC3pGwMwev4lPgwCgYIKoZIzj0EAwIw
+JDEiMCAGA1UEAwwZKi5hZ2VudHMuY29ycC5leGFtcGxlLmNvbTAgFw0yNjExMjcw
+MTQ0NDNaGA8yMTI2MTEwMzAxNDQ0M1owJDEiMCAGA1UEAwwZKi5hZ2VudHMuY29y
+cC5leGFtcGxlLmNvbTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABPPMwtYtjky0
+8NmrCRmh0r06guqIE8W4W/GZHvKOspx3CXXZi3zPr3Mt7x0sYx198Sahj8lI1yef
+5JldeMfCRHujgZMwgZAwHQYDVR0OBBYEFPE3WkJZGiF6f7Yw4UG4hinjJOEDMB8G
+A1UdIwQYMBaAFPE3WkJZGiF6f7Yw4UG4hinjJOEDMA8GA1UdEwEB/wQFMAMBAf8w
+PQYDVR0RBDYwNIIZKi5hZ2VudHMuY29ycC5leGFtcGxlLmNvbYIXYWdlbnRzLmNv
+cnAuZXhhbXBsZS5jb20wCgYIKoZIzj0EAwIDRwAwRAIgVjiZ3s0QmgBXIYGihOOC
+X8oOqZcnPEYL4PBWITP77A4CIEng7iBJxdx1Fz4KifJa26nEIJKaCC8ZgAC3n5xd
+pi1p
+-----END CERTIFICATE-----
+`;
+
 export function createRecorder(): Recorder {
   const resources: RecordedResource[] = [];
   const secretValues = new Set<string>();
@@ -92,6 +108,10 @@ export function createRecorder(): Recorder {
       // A read of an existing resource (`X.get`): what the cloud would answer, not a new resource.
       if (args.id && args.type === "aws:acm/certificate:Certificate") {
         return { id: args.id, state: { arn: args.id, ...acmCertificates(args.id) } };
+      }
+      if (args.id && args.type === "kubernetes:core/v1:Secret") {
+        const data = { "tls.crt": Buffer.from(CLUSTER_TLS_CERT).toString("base64"), "tls.key": secret(Buffer.from(`mock-key-${fake(args.id, 32)}`).toString("base64")) };
+        return { id: args.id, state: { type: "kubernetes.io/tls", data: pulumi.secret(data) } };
       }
       resources.push({ type: args.type, name: args.name, inputs: args.inputs });
       return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs) } };

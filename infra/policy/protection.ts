@@ -1,6 +1,6 @@
 /**
  * Every stateful resource carries `protect: true`, so `pulumi up` refuses to replace or delete it:
- * databases, caches, brokers, buckets and storage accounts, image repositories, and the platform
+ * databases, caches, brokers, buckets, storage accounts and their containers, image repositories, and the platform
  * chart, whose PVC-backed components go with it.
  */
 import { violation, type PolicyInput, type Violation } from "./resource.js";
@@ -15,6 +15,7 @@ export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
   "aws:ecr/repository:Repository",
   "azure-native:resources:ResourceGroup",
   "azure-native:storage:StorageAccount",
+  "azure-native:storage:BlobContainer",
   "azure-native:dbforpostgresql:Server",
   "azure-native:dbforpostgresql:Database",
   "azure-native:redis:Redis",

@@ -75,6 +75,10 @@ export const deployRules: Rule[] = [
     if (s.cloud.provider === "azure" && s.data.mq === "managed") {
       report("data.mq", "Azure has no managed RabbitMQ: use inCluster, or external with a broker you run");
     }
+    const pg = s.data.azure;
+    if (s.cloud.provider === "azure" && pg.postgresTier === "Burstable" && pg.postgresHighAvailability !== "Disabled") {
+      report("data.azure.postgresHighAvailability", "needs postgresTier GeneralPurpose or MemoryOptimized (Azure offers no high availability on Burstable)");
+    }
     if (s.cloud.provider === "aws") {
       const a = s.cloud.aws;
       requireAll(report, "for managed data services on aws", { "cloud.aws.vpcId": a.vpcId });
@@ -180,7 +184,10 @@ export const deployRules: Rule[] = [
     const issuer = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
     if ((s.ingress.tls as unknown[]).length > 0 && !issuer && (s.api.tls as unknown[]).length === 0) {
       report("api.tls", "the platform's TLS secrets live in its namespace and name its hosts: give the API host a secret in the API namespace, or use a cert-manager issuer on ingress.annotations");
+    } else if (s.api.tlsSourceNamespace && !(s.api.tls as Array<{ secretName?: string }>).some((t) => t.secretName)) {
+      report("api.tlsSourceNamespace", "names where api.tls's Secrets are copied from: list them in api.tls (secretName and hosts)");
     }
+    if (s.api.tlsSourceNamespace === s.api.namespace) report("api.tlsSourceNamespace", "must differ from api.namespace (the Secrets are copied into it)");
   }),
   rule(["api", "cloud"], (s, report) => {
     const { image, build, registry } = s.api;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
-import { bool, bytes, cidr, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
+import { bool, bytes, cidr, count, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
 
 export const cloud = z
   .strictObject({
@@ -96,10 +96,14 @@ export const data = z
         cacheNodeType: text().default("cache.t4g.small"),
         docdbInstanceClass: text().default("db.t4g.medium"),
         docdbInstances: positiveInt().default(1),
+        /** Where the platform's pods have the Amazon RDS CA bundle (mounted by hand): added as tlsCAFile. */
+        docdbTlsCaFile: z.string().regex(/^\/\S+$/, "must be an absolute path inside the platform's pods").optional(),
         mqInstanceType: text().default("mq.m5.large"),
         mqEngineVersion: text().default("3.13"),
         multiAz: bool().default(false),
         deletionProtection: bool().default(true),
+        /** Days ElastiCache keeps its daily snapshots (0 turns them off; at most 35). */
+        cacheSnapshotRetentionDays: count().pipe(z.number().max(35, "must be at most 35 (ElastiCache's limit)")).default(7),
       })
       .prefault({}),
     azure: z
@@ -108,6 +112,12 @@ export const data = z
         postgresSku: text().default("Standard_D2ds_v5"),
         postgresTier: oneOf(["Burstable", "GeneralPurpose", "MemoryOptimized"]).default("GeneralPurpose"),
         postgresStorageGb: positiveInt().default(64),
+        /** A standby in another zone (ZoneRedundant), the same zone, or none; not on Burstable. */
+        postgresHighAvailability: oneOf(["Disabled", "SameZone", "ZoneRedundant"]).default("Disabled"),
+        /** Backups copied to the paired region; Azure takes this only when a server is created. */
+        postgresGeoRedundantBackup: bool().default(false),
+        /** Days of point-in-time restore (Azure's range: 7–35). */
+        postgresBackupRetentionDays: positiveInt().pipe(z.number().min(7, "must be between 7 and 35").max(35, "must be between 7 and 35")).default(7),
         redisSku: oneOf(["Basic", "Standard", "Premium"]).default("Standard"),
         redisCapacity: z.number().int().min(0).max(6).default(1),
         cosmosServerVersion: text().default("6.0"),
@@ -199,6 +209,11 @@ export const api = z.strictObject({
   ingressClassName: text().default("gateway"),
   annotationPrefix: text().default("konghq.com"),
   tls: list().default([]),
+  /**
+   * The namespace each `tls` Secret is copied from on every `preview`/`up` (where a corporate
+   * certificate is kept, e.g. the platform's); unset: the Secrets must exist in `namespace`.
+   */
+  tlsSourceNamespace: text().optional(),
   nodeSelector: record().default({}),
   tolerations: list().default([]),
 });

@@ -4,7 +4,7 @@
  * key is read from the account, never typed into config.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BlobContainer, BlobServiceProperties, StorageAccount, listStorageAccountKeysOutput } from "@pulumi/azure-native/storage/index.js";
+import { BlobContainer, BlobServiceProperties, ManagementPolicy, StorageAccount, listStorageAccountKeysOutput } from "@pulumi/azure-native/storage/index.js";
 import type { StackSpec } from "../config.js";
 import { storeResourceName, type StorageOutputs } from "./types.js";
 
@@ -18,6 +18,9 @@ export interface AzureStorageArgs {
   /** Tags for every resource. */
   tags: Record<string, string>;
 }
+
+/** Days a blob's previous version (or snapshot) stays recoverable. */
+export const PREVIOUS_VERSION_DAYS = 30;
 
 const CONTAINERS = ["CONTAINER", "ULTRON_CONTAINER", "EXPORT_PROJECT_CONTAINER", "PUBLIC_CONTAINER"] as const;
 
@@ -41,15 +44,21 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
         sku: { name: "Standard_ZRS" },
         enableHttpsTrafficOnly: true,
         minimumTlsVersion: "TLS1_2",
-        // Needed for the public container only; every other container stays private.
+        // Needed for the public container only; every other container stays private. The public
+        // container is read anonymously by browsers, so the account keeps public network access,
+        // and the platform's chart authenticates with the account key (storage.secret.clouda's
+        // STORAGE_ACCESS_KEY), so shared-key access stays on too (README, "What stays open").
         allowBlobPublicAccess: true,
+        publicNetworkAccess: "Enabled",
+        allowSharedKeyAccess: true,
+        allowCrossTenantReplication: false,
         encryption: { keySource: "Microsoft.Storage", services: { blob: { enabled: true, keyType: "Account" } } },
         tags,
       },
       // Protected: the platform's files live here; a replace or delete is refused until unprotected.
       { ...parent, protect: true },
     );
-    new BlobServiceProperties(
+    const blobService = new BlobServiceProperties(
       `${name}-blob-service`,
       {
         accountName: account.name,
@@ -65,9 +74,38 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
       new BlobContainer(
         storeResourceName(name, key),
         { accountName: account.name, resourceGroupName, containerName: clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
-        parent,
+        // Protected like the account: deleting a container deletes every blob in it.
+        { ...parent, protect: true },
       );
     }
+    // Versioning keeps every overwritten or deleted blob as a previous version, billed until it
+    // is deleted: lifecycle management deletes versions and snapshots once they are
+    // PREVIOUS_VERSION_DAYS old (the S3 buckets' noncurrent-version rule).
+    new ManagementPolicy(
+      `${name}-lifecycle`,
+      {
+        accountName: account.name,
+        resourceGroupName,
+        managementPolicyName: "default",
+        policy: {
+          rules: [
+            {
+              name: "expire-previous-versions",
+              enabled: true,
+              type: "Lifecycle",
+              definition: {
+                filters: { blobTypes: ["blockBlob"] },
+                actions: {
+                  version: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
+                  snapshot: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
+                },
+              },
+            },
+          ],
+        },
+      },
+      { parent: this, dependsOn: [blobService] },
+    );
     const accountKey = clouda.STORAGE_ACCESS_KEY
       ? pulumi.secret(clouda.STORAGE_ACCESS_KEY)
       : pulumi.secret(listStorageAccountKeysOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => r.keys[0].value));

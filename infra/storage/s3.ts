@@ -18,6 +18,9 @@ import {
 import type { StackSpec } from "../config.js";
 import { BUCKET_KEYS, storeResourceName, type StorageOutputs } from "./types.js";
 
+/** Days an overwritten or deleted object's previous version stays recoverable. */
+export const NONCURRENT_VERSION_DAYS = 30;
+
 export interface S3StorageArgs {
   /** storage.secret.cloudb: region, bucket names and optional given keys. */
   cloudb: StackSpec["storage"]["secret"]["cloudb"];
@@ -51,13 +54,23 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
         { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
         parent,
       );
-      new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
+      const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
       // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
       // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
+      // Versioning keeps every overwritten or deleted object as a noncurrent version: they are
+      // recoverable for NONCURRENT_VERSION_DAYS, then S3 expires them instead of billing them forever.
       new BucketLifecycleConfiguration(
         `${id}-lifecycle`,
-        { bucket: bucket.id, region, rules: [{ id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } }] },
-        parent,
+        {
+          bucket: bucket.id,
+          region,
+          rules: [
+            { id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+            { id: "expire-noncurrent-versions", status: "Enabled", filter: {}, noncurrentVersionExpiration: { noncurrentDays: NONCURRENT_VERSION_DAYS }, expiration: { expiredObjectDeleteMarker: true } },
+          ],
+        },
+        // Applied after versioning, as AWS asks for lifecycle rules on a versioned bucket.
+        { parent: this, dependsOn: [versioning] },
       );
       new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
       // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.

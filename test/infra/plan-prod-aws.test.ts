@@ -30,6 +30,22 @@ describe("plan: prod-aws", () => {
     expect(rules).toHaveLength(4);
     for (const rule of rules) expect((rule.inputs.rules as Array<{ abortIncompleteMultipartUpload: unknown }>)[0].abortIncompleteMultipartUpload).toEqual({ daysAfterInitiation: 1 });
   });
+  it("expires noncurrent object versions in every bucket beside the multipart rule, once versioning is on", () => {
+    const rules = r.plan.resources.filter((x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
+    for (const rule of rules) {
+      expect((rule.inputs.rules as Array<Record<string, unknown>>)[1]).toMatchObject({
+        status: "Enabled",
+        noncurrentVersionExpiration: { noncurrentDays: 30 },
+        expiration: { expiredObjectDeleteMarker: true },
+      });
+      expect(optionsOf(r.plan, rule.type, rule.name).dependsOn).toEqual([rule.name.replace(/-lifecycle$/, "-versioning")]);
+    }
+  });
+  it("keeps daily ElastiCache snapshots for the stack's retention, and a final one on delete", () => {
+    const cache = r.plan.resources.find((x) => x.type === "aws:elasticache/replicationGroup:ReplicationGroup")!;
+    expect(cache.inputs.snapshotRetentionLimit).toBe(14);
+    expect(cache.inputs.finalSnapshotIdentifier).toMatch(/^data-cache-prod-aws-final-[0-9a-f]{8}$/);
+  });
   it("protects every stateful resource, and names final snapshots uniquely per stack and creation", () => {
     expectProtected(r.plan, [
       "aws:rds/instance:Instance",

@@ -52,6 +52,33 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
     const links = r.plan.resources.filter((x) => x.type === "azure-native:privatedns:VirtualNetworkLink");
     expect(links.map((l) => (l.inputs.virtualNetwork as { id: string }).id)).toEqual(Array(2).fill(expect.stringMatching(/\/virtualNetworks\/vnet-prod$/)));
   });
+  it("lets Azure grow PostgreSQL disks (autoGrow) without a later up asking to shrink them", () => {
+    for (const name of ["data-sqldb", "data-vectordb"]) {
+      const server = r.plan.resources.find((x) => x.type === "azure-native:dbforpostgresql:Server" && x.name === name)!;
+      expect(server.inputs.storage).toMatchObject({ autoGrow: "Enabled", storageSizeGB: 64 });
+      expect(optionsOf(r.plan, server.type, name).ignoreChanges).toEqual(["storage.storageSizeGB"]);
+    }
+  });
+  it("runs PostgreSQL zone-redundant with geo-redundant backups kept as long as the stack says", () => {
+    for (const server of r.plan.resources.filter((x) => x.type === "azure-native:dbforpostgresql:Server")) {
+      expect(server.inputs.highAvailability).toMatchObject({ mode: "ZoneRedundant" });
+      expect(server.inputs.backup).toEqual({ backupRetentionDays: 35, geoRedundantBackup: "Enabled" });
+    }
+  });
+  it("keeps open on the storage account only what its consumers need (README: what stays open, and why)", () => {
+    const account = r.plan.resources.find((x) => x.type === "azure-native:storage:StorageAccount")!;
+    // Anonymous reads of the public container from browsers; the chart's account key.
+    expect(account.inputs).toMatchObject({ publicNetworkAccess: "Enabled", allowBlobPublicAccess: true, allowSharedKeyAccess: true });
+    expect(account.inputs).toMatchObject({ allowCrossTenantReplication: false, minimumTlsVersion: "TLS1_2", enableHttpsTrafficOnly: true });
+  });
+  it("protects the blob containers and deletes previous blob versions after 30 days", () => {
+    expectProtected(r.plan, ["azure-native:storage:BlobContainer"]);
+    const policy = r.plan.resources.find((x) => x.type === "azure-native:storage:ManagementPolicy")!;
+    expect(policy.inputs).toMatchObject({ managementPolicyName: "default", accountName: "exampleagentsprod" });
+    const [rule] = (policy.inputs.policy as { rules: Array<Record<string, any>> }).rules;
+    expect(rule.definition.actions).toEqual({ version: { delete: { daysAfterCreationGreaterThan: 30 } }, snapshot: { delete: { daysAfterCreationGreaterThan: 30 } } });
+    expect(optionsOf(r.plan, policy.type, policy.name).dependsOn).toEqual(["storage-blob-service"]);
+  });
   it("writes each PostgreSQL server one change at a time (parallel writes fail with ServerIsBusy)", () => {
     const dep = (name: string, type = "azure-native:dbforpostgresql:Configuration") => optionsOf(r.plan, type, name).dependsOn;
     expect(dep("data-vectordb-extensions")).toEqual(["data-vectordb"]);
@@ -112,6 +139,7 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
   it.each([
     ["an unprotected PostgreSQL server", "azure-native:dbforpostgresql:Server", "data-sqldb", (x: PolicyInput) => (x.protect = false), /must be protected/],
     ["an unprotected storage account", "azure-native:storage:StorageAccount", "storage-account", (x: PolicyInput) => (x.protect = false), /must be protected/],
+    ["an unprotected blob container", "azure-native:storage:BlobContainer", "storage-container", (x: PolicyInput) => (x.protect = false), /must be protected/],
     ["a private container made public", "azure-native:storage:BlobContainer", "storage-container", (x: PolicyInput) => (x.props.publicAccess = "Container"), /publicAccess Container makes it public/],
     ["an account open to anonymous reads without its public container", "azure-native:storage:BlobContainer", "storage-public-container", (x: PolicyInput) => (x.props.publicAccess = "None"), /storage-account .*allowBlobPublicAccess must be false/],
     ["TLS turned off on the main PostgreSQL", "azure-native:dbforpostgresql:Configuration", "data-vectordb-tls", (x: PolicyInput) => (x.name = "data-sqldb-tls"), /require_secure_transport is off/],

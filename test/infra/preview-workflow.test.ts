@@ -11,17 +11,40 @@ describe("the infrastructure preview workflow", () => {
   const steps: Step[] = job.steps;
   const text = (s: Step) => JSON.stringify(s);
 
-  it("runs on pull_request (never pull_request_target), in an environment, not for forks", () => {
+  const rows = job.strategy.matrix.include as Array<{ stack: string; cloud: string; environment: string; runner: string }>;
+
+  it("runs on pull_request (never pull_request_target), in an environment per row, not for forks", () => {
     expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
-    expect(job.environment).toBe("preview");
+    expect(job.environment).toBe("${{ matrix.environment }}");
     expect(job.if).toContain("head.repo.full_name == github.repository");
     expect(workflow.permissions).toEqual({ contents: "read" });
+  });
+
+  it("previews production stacks only in the preview-prod environment (required reviewers), the rest in preview", () => {
+    const byEnvironment = (env: string) => rows.filter((r) => r.environment === env).map((r) => r.stack).sort();
+    expect(byEnvironment("preview-prod")).toEqual(["prod-aws", "prod-azure"]);
+    expect(byEnvironment("preview")).toEqual(["local", "onprem", "staging-aws"]);
+    expect(rows).toHaveLength(5);
+  });
+
+  it("holds no long-lived Pulumi token: a one-hour team token by OIDC, kept out of the job's environment", () => {
+    expect(JSON.stringify(workflow)).not.toContain("secrets.PULUMI_ACCESS_TOKEN");
+    const auth = steps.find((s) => s.uses?.startsWith("pulumi/auth-actions@"))!;
+    expect(auth.with).toMatchObject({
+      "requested-token-type": "urn:pulumi:token-type:access_token:team",
+      scope: "team:${{ vars.PULUMI_PREVIEW_TEAM }}",
+      "token-expiration": 3600,
+      "export-environment-variables": "false",
+    });
+    const preview = steps.find((s) => s.uses === "pulumi/actions@v6")!;
+    expect(preview.env!.PULUMI_ACCESS_TOKEN).toBe("${{ steps.pulumi-token.outputs.pulumi-access-token }}");
+    expect((auth as { id?: string }).id).toBe("pulumi-token");
   });
 
   it("installs without install scripts before any credential exists", () => {
     const install = steps.findIndex((s) => s.run?.startsWith("npm ci"));
     expect(steps[install].run).toContain("--ignore-scripts");
-    const firstSecret = steps.findIndex((s) => /secrets\.|role-to-assume|client-id/.test(text(s)));
+    const firstSecret = steps.findIndex((s) => /secrets\.|role-to-assume|client-id|auth-actions/.test(text(s)));
     expect(install).toBeLessThan(firstSecret);
   });
 
@@ -33,13 +56,18 @@ describe("the infrastructure preview workflow", () => {
     for (const name of ["ARM_USE_OIDC", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID"]) expect(env[name], name).toBeTruthy();
   });
 
+  it("says what the kubeconfig's identity is: the shipped dry-run-only RBAC, not `view` (with which every preview fails)", () => {
+    const raw = readFileSync(".github/workflows/preview.yml", "utf8");
+    expect(raw).toContain("infra/preview/rbac.yaml");
+    expect(raw).not.toMatch(/bound to `view`/);
+  });
+
   it("runs every preview with the repository's policy pack", () => {
     const preview = steps.find((s) => s.uses === "pulumi/actions@v6")!;
     expect(preview.with).toMatchObject({ command: "preview", policyPacks: "infra/policy" });
   });
 
   it("previews in-network stacks only from the self-hosted runner the variable names, else skips them with a notice", () => {
-    const rows = job.strategy.matrix.include as Array<{ stack: string; cloud: string; runner: string }>;
     const inNetwork = rows.filter((r) => ["local", "onprem"].includes(r.stack));
     expect(inNetwork.map((r) => r.cloud)).toEqual(["none", "none"]);
     for (const row of inNetwork) expect(row.runner).toMatch(/^\$\{\{ vars\.ONPREM_RUNNER \|\| /);

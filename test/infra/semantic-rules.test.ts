@@ -136,3 +136,25 @@ describe("vector store credentials", () => {
     expect(issuesOf("local", (r) => (r.vectordb = { postgresql: { username: "vec", password: secret("v") } }))).toEqual([]);
   });
 });
+
+describe("managed data durability parameters", () => {
+  it("refuses PostgreSQL high availability on the Burstable tier, and retention outside Azure's 7-35 days", () => {
+    const issues = issuesOf("prod-azure", (r) => Object.assign(r.data.azure, { postgresTier: "Burstable", postgresBackupRetentionDays: 40 }));
+    expect(issues).toEqual([
+      { path: "data.azure.postgresBackupRetentionDays", message: "must be between 7 and 35" },
+    ]);
+    expect(issuesOf("prod-azure", (r) => (r.data.azure.postgresTier = "Burstable"))).toEqual([
+      { path: "data.azure.postgresHighAvailability", message: expect.stringContaining("no high availability on Burstable") },
+    ]);
+  });
+  it("refuses an ElastiCache snapshot retention over 35 days", () => {
+    expect(paths(issuesOf("prod-aws", (r) => (r.data.aws.cacheSnapshotRetentionDays = 36)))).toEqual(["data.aws.cacheSnapshotRetentionDays"]);
+  });
+});
+
+describe("the API certificate's source namespace", () => {
+  it("needs api.tls to name the Secrets it copies, and a namespace other than the API's", () => {
+    expect(issuesOf("onprem", (r) => (r.api.tls = [{ hosts: ["api.agents.corp.example.com"] }]))).toContainEqual({ path: "api.tlsSourceNamespace", message: expect.stringContaining("list them in api.tls") });
+    expect(issuesOf("onprem", (r) => (r.api.tlsSourceNamespace = "agentport"))).toEqual([{ path: "api.tlsSourceNamespace", message: expect.stringContaining("must differ from api.namespace") }]);
+  });
+});
