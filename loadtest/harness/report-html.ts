@@ -1,10 +1,11 @@
 /** The self-contained HTML report: verdicts, stream figures, charts as inline SVG, checks, every figure. */
 import { CHARTS } from "./charts/specs.js";
 import { renderSvg } from "./charts/render.js";
-import { formatMs, headline } from "./format.js";
+import { COMPARISON_HEADER, comparisonRows } from "./baseline.js";
+import { formatMs } from "./format.js";
 import type { RunReport } from "./runner.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
-import { ceilingLine, limitsLine } from "./summary.js";
+import { ceilingLine, limitsLine, runLine, scenarioLine } from "./summary.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -19,6 +20,18 @@ function streamSection(r: RunReport): string {
   return parts.join("");
 }
 
+/** Both runs side by side, metric by metric; a worse one in red. */
+function baselineSection(r: RunReport): string {
+  const c = r.comparison;
+  if (!c) return "";
+  const verdict = c.regressions.length ? `<span class="badge fail">WORSE</span> ${esc(c.regressions.join(", "))}` : '<span class="badge pass">NO REGRESSION</span>';
+  const rows = comparisonRows(c)
+    .map((row) => `<tr class="${row[4] ? "fail" : ""}">${row.map((cell, i) => `<td${i === 4 ? ' class="v"' : ""}>${esc(cell)}</td>`).join("")}</tr>`)
+    .join("");
+  return `<h2>Against the baseline</h2><p>Baseline: ${esc(c.baselineTarget)}, started ${esc(c.baselineStartedAt)}; tolerance ${c.tolerance * 100} %. ${verdict}</p>` +
+    `<table class="nums"><tr>${COMPARISON_HEADER.map((h) => `<th>${esc(h.toLowerCase())}</th>`).join("")}</tr>${rows}</table>`;
+}
+
 function figuresTable(figures: Record<string, unknown>): string {
   const rows = Object.entries(figures).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(String(v))}</td></tr>`);
   return rows.length ? `<details><summary>All figures</summary><table class="figs">${rows.join("")}</table></details>` : "";
@@ -28,12 +41,12 @@ export async function renderHtml(r: RunReport): Promise<string> {
   const specs = CHARTS.map((chart) => chart(r)).filter((spec) => spec !== null);
   const charts = await Promise.all(specs.map((spec) => renderSvg(spec)));
   const summaryRows = r.scenarios
-    .map((s) => `<tr class="${s.verdict}"><td>${esc(s.title)}</td><td class="v">${s.verdict.toUpperCase()}</td><td>${formatMs(s.durationMs)}</td><td>${esc(headline(s.id, s.figures))}</td></tr>`)
+    .map((s) => `<tr class="${s.verdict}"><td>${esc(s.title)}</td><td class="v">${s.verdict.toUpperCase()}</td><td>${formatMs(s.durationMs)}</td><td>${esc(scenarioLine(s))}</td></tr>`)
     .join("");
   const sections = r.scenarios
     .map((s) => {
       const checks = s.checks.map((c) => `<li class="${c.ok ? "pass" : "fail"}"><b>${c.ok ? "✓" : "✗"}</b> ${esc(c.name)} — <span>${esc(c.detail)}</span></li>`).join("");
-      return `<section><h3>${esc(s.title)} <span class="badge ${s.verdict}">${s.verdict.toUpperCase()}</span></h3>${s.note ? `<p>${esc(s.note)}</p>` : ""}<ul>${checks}</ul>${figuresTable(s.figures)}</section>`;
+      return `<section><h3>${esc(s.title)} <span class="badge ${s.verdict}">${s.verdict.toUpperCase()}</span></h3>${s.note && s.verdict !== "skip" ? `<p>${esc(s.note)}</p>` : ""}${s.verdict === "skip" ? `<p>${esc(scenarioLine(s))}</p>` : ""}<ul>${checks}</ul>${figuresTable(s.figures)}</section>`;
     })
     .join("");
   return `<!doctype html>
@@ -48,8 +61,9 @@ table.nums td:not(:first-child),table.nums th:not(:first-child){text-align:right
 </style></head><body>
 <h1>agentport load test: ${r.passed ? '<span class="badge pass">PASS</span>' : '<span class="badge fail">FAIL</span>'}</h1>
 <p class="meta">${esc(r.target)}<br>Started ${esc(r.startedAt)}, ran ${formatMs(r.durationMs)}<br>
-Limits (${esc(r.limitsSource)}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${esc(limitsLine(r))}<br>${esc(ceilingLine(r))}</p>
+Limits (${esc(r.limitsSource)}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${esc(limitsLine(r))}<br>${esc(ceilingLine(r))}<br>${esc(runLine(r))}</p>
 <h2>Summary</h2><table><tr><th>Scenario</th><th>Verdict</th><th>Time</th><th>Figures</th></tr>${summaryRows}</table>
+${baselineSection(r)}
 ${streamSection(r)}
 <h2>Charts</h2><div class="plots">${charts.map((svg) => `<figure>${svg}</figure>`).join("")}</div>
 <h2>Checks</h2>${sections}

@@ -1,5 +1,7 @@
 /** The plain-text summary printed at the end of a run. */
+import { COMPARISON_HEADER, comparisonRows, type Comparison } from "./baseline.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
+import { approxBytes } from "./plan.js";
 import type { RunReport } from "./runner.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
@@ -23,12 +25,31 @@ export function ceilingLine(r: RunReport): string {
   return `harness ceiling: ${c.autocannonRps} req/s (autocannon), ${c.undiciRps} req/s (undici, as the scenarios drive) — bare in-process route, ${c.connections} connections, ${c.seconds} s`;
 }
 
+/** A scenario's figures in one line; a skipped one measured nothing, so it says only why. */
+export function scenarioLine(s: RunReport["scenarios"][number]): string {
+  if (s.verdict === "skip") return `skipped: ${s.note ?? "nothing to run"}`;
+  return s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures);
+}
+
+/** Thresholds and traffic actually sent. */
+export function runLine(r: RunReport): string {
+  const b = r.budget;
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v} ms`);
+  return `thresholds (${r.sloSource ?? "defaults"}): TTFT p95 ${ms(b.ttftP95Ms)} · inter-token p95 ${ms(b.itlP95Ms)} · e2e p95 ${ms(b.e2eP95Ms)} · other requests p95 ${ms(b.requestP95Ms)} · failed streams ≤ ${(b.maxErrorRate ?? 0) * 100} % · sent ${approxBytes(r.bytesSent ?? 0)} of request bodies`;
+}
+
+export function comparisonText(c: Comparison): string {
+  const verdict = c.regressions.length ? `WORSE than the baseline: ${c.regressions.join(", ")}` : "no metric worse than the baseline";
+  return [`against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}), tolerance ${c.tolerance * 100} %:`, ...columns([COMPARISON_HEADER, ...comparisonRows(c)]), verdict].join("\n");
+}
+
 export function renderSummary(r: RunReport): string {
-  const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures)]);
+  const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), scenarioLine(s)]);
   const out = [
     `agentport load test — ${r.target}${r.setupMs === null ? "" : ` (up in ${formatMs(r.setupMs)})`}`,
     `limits (${r.limitsSource}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${limitsLine(r)}`,
     ceilingLine(r),
+    runLine(r),
     "",
     ...columns([["SCENARIO", "VERDICT", "TIME", "FIGURES"], ...rows]),
     "",

@@ -71,9 +71,9 @@ describe("the HTML report of a recorded run", () => {
       "Inter-token latency (per token)",
       "Output tokens per second, per stream",
       "Latency against throughput (rate sweep)",
-      "Throughput per scenario",
-      "Throughput over time (0.1 s buckets)",
-      "Latency of the other operations (min, quartiles, max)",
+      "Stream throughput per scenario",
+      "Streams completed over time (0.1 s buckets)",
+      "Latency of the other operations (box: min, quartiles, max; dots: under 8 samples)",
     ]);
     for (const c of charts) {
       expect(c.width, c.title).toBeGreaterThan(100);
@@ -91,13 +91,31 @@ describe("the HTML report of a recorded run", () => {
     expect(points.length).toBe(validStreams.length);
   });
 
-  it("every scenario appears in the throughput charts, and every sweep rate in the curve", () => {
-    expect(chart("Throughput per scenario").labels).toEqual(expect.arrayContaining(scenarioIds));
-    expect(chart("Throughput per scenario").items.map((i) => i.fields.scenario)).toEqual(scenarioIds);
-    expect(chart("Throughput over time").labels).toEqual(expect.arrayContaining(scenarioIds));
-    expect(new Set(chart("Throughput over time").items.map((i) => i.fields.scenario))).toEqual(new Set(scenarioIds));
+  it("the throughput charts count streams only, each streaming scenario once; every sweep rate is in the curve", () => {
+    const streaming = scenarioIds.filter((id) => validStreams.some((s) => s.scenario === id));
+    expect(streaming).toEqual(["streaming", "rate-sweep"]);
+    expect(chart("Stream throughput per scenario").items.map((i) => i.fields.scenario)).toEqual(streaming);
+    // The revocation scenario's listings are not streams: they no longer dwarf the streams' bars.
+    expect(chart("Stream throughput per scenario").labels).not.toContain("revocation");
+    expect(new Set(chart("Streams completed over time").items.map((i) => i.fields.scenario))).toEqual(new Set(streaming));
+    const overTime = chart("Streams completed over time").items.reduce((a, i) => a + Number(i.fields["valid streams completed/s"]) * 0.1, 0);
+    expect(Math.round(overTime)).toBe(validStreams.length);
     const curve = chart("Latency against throughput").items.filter((i) => /mark-symbol/.test(i.mark));
     expect(curve.map((i) => Number(i.fields.rate)).sort((a, b) => a - b)).toEqual(run.sweep.flatMap((p) => [p.rate, p.rate, p.rate, p.rate]));
+    // p50 and p95 differ in shape, so a p50 under its p95 still shows.
+    expect(new Set(curve.map((i) => i.fields.percentile))).toEqual(new Set(["p50", "p95"]));
+  });
+
+  it("an operation with few samples is drawn as dots, not a box", async () => {
+    const few = [120, 180, 450].map((latencyMs, i) => ({ scenario: "body-limits", op: "files.upload-size", at: i * 100, latencyMs, ok: true }));
+    const withFew = { ...run, samples: [...run.samples, ...few] };
+    const svg = (await renderHtml(withFew)).match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title.startsWith("Latency of the other operations"))!;
+    const of = (op: string, mark: RegExp) => svg.items.filter((i) => mark.test(i.mark) && i.fields.op === op);
+    expect(of("files.upload-size", /mark-symbol/).map((i) => Number(i.fields["latency (ms)"]))).toEqual([120, 180, 450]);
+    expect(of("files.upload-size", /mark-rect/)).toEqual([]);
+    // Twenty-four uploads make a box.
+    expect(of("files.upload", /mark-rect/)).toHaveLength(1);
+    expect(outside(svg)).toEqual([]);
   });
 
   it("the geometry check sees a mark drawn past its axis", async () => {
