@@ -19,7 +19,7 @@ import { renderHtml } from "./report-html.js";
 import { runScenarios, type RunReport } from "./runner.js";
 import { resolveSlo, type ResolvedSlo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
-import { comparisonText, renderSummary } from "./summary.js";
+import { comparisonText, renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
 
 function write(file: string, text: string) {
@@ -86,15 +86,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const loopback = opts.mode === "local" || isLoopback(prep.targetUrl!);
-  process.stdout.write(`${renderPlan(prep.plan, opts.mode === "local" ? "--local (loopback)" : prep.targetUrl!, opts.maxBytes)}\n`);
+  process.stdout.write(`${renderPlan(prep.plan, opts.mode === "local" ? "--local (loopback)" : prep.targetUrl!, opts.maxBytes)}\n${sloLine(prep.slo.slo, prep.slo.source)}\n`);
   const problem = capProblem(prep.plan, opts.maxBytes, loopback, opts.exceedCap);
   if (problem) {
     process.stderr.write(`refused: ${problem}\n`);
     return 2;
-  }
-  if (opts.dryRun) {
-    process.stdout.write("dry run: nothing sent\n");
-    return 0;
   }
   let baseline: RunReport | undefined;
   try {
@@ -102,6 +98,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
+  }
+  if (opts.dryRun) {
+    process.stdout.write("dry run: nothing sent\n");
+    return 0;
   }
   return run(opts, prep, baseline);
 }

@@ -2,6 +2,7 @@
 import { COMPARISON_HEADER, comparisonRows, type Comparison } from "./baseline.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
 import { approxBytes } from "./plan.js";
+import type { Slo } from "./slo.js";
 import type { RunReport } from "./runner.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
@@ -31,11 +32,15 @@ export function scenarioLine(s: RunReport["scenarios"][number]): string {
   return s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures);
 }
 
+/** The thresholds a run is judged by, and where they came from. */
+export function sloLine(s: Partial<Slo>, source: string): string {
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v} ms`);
+  return `thresholds (${source}): TTFT p95 ${ms(s.ttftP95Ms)} · inter-token p95 ${ms(s.itlP95Ms)} · e2e p95 ${ms(s.e2eP95Ms)} · other requests p95 ${ms(s.requestP95Ms)} · failed streams ≤ ${(s.maxErrorRate ?? 0) * 100} %`;
+}
+
 /** Thresholds and traffic actually sent. */
 export function runLine(r: RunReport): string {
-  const b = r.budget;
-  const ms = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v} ms`);
-  return `thresholds (${r.sloSource ?? "defaults"}): TTFT p95 ${ms(b.ttftP95Ms)} · inter-token p95 ${ms(b.itlP95Ms)} · e2e p95 ${ms(b.e2eP95Ms)} · other requests p95 ${ms(b.requestP95Ms)} · failed streams ≤ ${(b.maxErrorRate ?? 0) * 100} % · sent ${approxBytes(r.bytesSent ?? 0)} of request bodies`;
+  return `${sloLine(r.budget, r.sloSource ?? "defaults")} · sent ${approxBytes(r.bytesSent ?? 0)} of request bodies`;
 }
 
 export function comparisonText(c: Comparison): string {

@@ -51,6 +51,15 @@ describe("the text summary", () => {
     }
   });
 
+  it("a skipped scenario's line says why it was skipped, and nothing it did not measure", async () => {
+    const skipped = structuredClone(run);
+    Object.assign(skipped.scenarios.find((s) => s.id === "idle-timeout")!, { verdict: "skip", note: "no silent agent (pass --silent-model for a deployed target)", checks: [], figures: {} });
+    expect(renderSummary(skipped)).toMatch(/^idle-timeout\s+SKIP\s+\S+ \S+\s+skipped: no silent agent \(pass --silent-model for a deployed target\)$/m);
+    const page = await renderHtml(skipped);
+    expect(page).toContain("<td>skipped: no silent agent (pass --silent-model for a deployed target)</td>");
+    expect(page).not.toMatch(/read timeout –/);
+  });
+
   it("shows one row per offered rate of the sweep", () => {
     expect(text).toMatch(/^OFFERED REQ\/S\s+ACHIEVED REQ\/S\s+OUTPUT TOK\/S/m);
     for (const p of run.sweep) expect(text).toMatch(new RegExp(`^${p.rate}\\s+${one(p.figures.requests_per_s)}\\s+.*${p.valid}/${p.requests}$`, "m"));
