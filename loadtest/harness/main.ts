@@ -16,8 +16,8 @@ import { capProblem, isLoopback, planTraffic, renderPlan, type TrafficPlan } fro
 import { nginxProblem, targetProblem } from "./preflight.js";
 import { createProgress } from "./progress.js";
 import { renderHtml } from "./report-html.js";
-import { runScenarios, type RunReport } from "./runner.js";
-import { resolveSlo, type ResolvedSlo } from "./slo.js";
+import { runScenarios, type RunInput, type RunReport } from "./runner.js";
+import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
 import { comparisonText, renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
@@ -50,6 +50,22 @@ interface Prepared {
   plan: TrafficPlan;
   /** The byte cap the client enforces. */
   maxBytes: number;
+}
+
+function budgetOf(opts: HarnessOptions, slo: Slo): RunInput["budget"] {
+  return {
+    concurrency: opts.concurrency,
+    requests: opts.requests,
+    files: opts.files,
+    fileConcurrency: opts.fileConcurrency,
+    ...slo,
+    rates: opts.rates,
+    rateSeconds: opts.rateSeconds,
+    warmup: opts.warmup,
+    arrivals: opts.arrivals,
+    promptTokens: opts.workload.promptTokens,
+    maxTokens: opts.workload.outputTokens,
+  };
 }
 
 function prepare(opts: HarnessOptions): Prepared {
@@ -149,7 +165,6 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
     }
     // From here on the run is bounded: bytes by the cap, time by the hard stop.
     http.bound({ maxBytes: prep.maxBytes, stop: AbortSignal.timeout(prep.plan.hardStopSeconds * 1000) });
-    const slo = prep.slo.slo;
     const report = await runScenarios({
       target,
       http,
@@ -158,19 +173,7 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
       limitsSource: resolved.source,
       timeScale: opts.mode === "local" ? opts.timeScale : 1,
       scenarioIds: opts.scenarios,
-      budget: {
-        concurrency: opts.concurrency,
-        requests: opts.requests,
-        files: opts.files,
-        fileConcurrency: opts.fileConcurrency,
-        ...slo,
-        rates: opts.rates,
-        rateSeconds: opts.rateSeconds,
-        warmup: opts.warmup,
-        arrivals: opts.arrivals,
-        promptTokens: opts.workload.promptTokens,
-        maxTokens: opts.workload.outputTokens,
-      },
+      budget: budgetOf(opts, prep.slo.slo),
       maxDurationSeconds: opts.maxDurationSeconds,
       ceiling,
       setupMs,
