@@ -85,8 +85,8 @@ export function compareRuns(current: RunReport, baseline: RunReport, tolerance: 
 const cell = (v: number | null) => (v === null ? "–" : String(Math.round(v * 100) / 100));
 const pct = (v: number | null) => (v === null ? "–" : `${v >= 0 ? "+" : ""}${Math.round(v * 1000) / 10} %`);
 
-export const COMPARISON_HEADER = ["METRIC", "BASELINE", "THIS RUN", "CHANGE", ""];
+export const COMPARISON_HEADER = ["METRIC", "BASELINE", "THIS RUN", "CHANGE", "VERDICT"];
 
 export function comparisonRows(c: Comparison): string[][] {
-  return c.rows.map((r) => [r.label, cell(r.baseline), cell(r.current), pct(r.change), r.worse ? "WORSE" : ""]);
+  return c.rows.map((r) => [r.label, cell(r.baseline), cell(r.current), pct(r.change), r.worse ? "WORSE" : "ok"]);
 }

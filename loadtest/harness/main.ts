@@ -19,7 +19,7 @@ import { renderHtml } from "./report-html.js";
 import { runScenarios, type RunInput, type RunReport } from "./runner.js";
 import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
-import { comparisonText, renderSummary, sloLine } from "./summary.js";
+import { renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
 
 function write(file: string, text: string) {
@@ -183,7 +183,6 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
     progress.done();
     if (baseline) report.comparison = compareRuns(report, baseline, opts.tolerance);
     process.stdout.write(`${renderSummary(report)}\n`);
-    if (report.comparison) process.stdout.write(`${comparisonText(report.comparison)}\n`);
     if (opts.json) write(opts.json, JSON.stringify(report, null, 2));
     if (opts.html) write(opts.html, await renderHtml(report));
     if (opts.junit) write(opts.junit, junitXml(report));

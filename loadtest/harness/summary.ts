@@ -65,6 +65,8 @@ export function renderSummary(r: RunReport): string {
   for (const s of r.scenarios) {
     for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
   }
-  out.push("", `${r.passed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}`);
+  if (r.comparison) out.push("", comparisonText(r.comparison));
+  const regressed = !!r.comparison?.regressions.length;
+  out.push("", `${r.passed && !regressed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}${regressed ? " (worse than the baseline)" : ""}`);
   return out.join("\n");
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareRuns } from "../../loadtest/harness/baseline.js";
 import { renderSvg } from "../../loadtest/harness/charts/render.js";
 import { renderHtml } from "../../loadtest/harness/report-html.js";
 import type { RunReport } from "../../loadtest/harness/runner.js";
@@ -125,6 +126,21 @@ describe("the HTML report of a recorded run", () => {
     // Twenty-four uploads make a box.
     expect(of("files.upload", /mark-rect/)).toHaveLength(1);
     expect(outside(svg)).toEqual([]);
+  });
+
+  it("with a baseline: both runs side by side, bar by bar, and a regression turns the page's verdict", async () => {
+    const worse = structuredClone(run);
+    const f = worse.scenarios.find((s) => s.id === "streaming")!.figures;
+    f.ttft_p95_ms = (f.ttft_p95_ms as number) * 3;
+    worse.comparison = compareRuns(worse, run, 0.1);
+    const page = await renderHtml(worse);
+    expect(page).toMatch(/<h1>agentport load test: <span class="badge fail">FAIL<\/span> worse than the baseline<\/h1>/);
+    expect(page).toMatch(/<tr class="fail"><td>TTFT p95 \(ms\)<\/td>/);
+    const bars = page.match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title === "This run against the baseline (streaming)")!;
+    const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms"));
+    expect(bars.items.filter((i) => /mark-rect/.test(i.mark))).toHaveLength(ms.length * 2);
+    expect(outside(bars)).toEqual([]);
+    expect(bars.labels).toEqual(expect.arrayContaining(["baseline", "this run"]));
   });
 
   it("the geometry check sees a mark drawn past its axis", async () => {

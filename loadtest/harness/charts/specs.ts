@@ -168,7 +168,7 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
     ...SIZE,
     title: "Latency against throughput (rate sweep)",
     data: { values: rows },
-    mark: { type: "line", point: true, tooltip: false },
+    mark: { type: "line", point: { size: 50, filled: true }, tooltip: false },
     encoding: {
       x: { field: "throughput", type: "quantitative", title: "achieved output tokens/s", scale: { zero: false } },
       // TTFT and end-to-end differ by orders of magnitude: a log scale shows both.
