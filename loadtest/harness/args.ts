@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { parseBytes } from "../../infra/stack/bytes.js";
 import type { Limits } from "../gateway/limits.js";
+import { DEFAULT_MAX_BYTES } from "./plan.js";
 import type { Arrivals } from "./pool.js";
 import type { Slo } from "./slo.js";
 import { parseWorkload, type Workload } from "./workload.js";
@@ -89,9 +90,9 @@ limits (override the stack's)
       --file-max-bytes SIZE     the service's file size limit
 traffic bounds
       --dry-run                 print what the run would send, send nothing, exit
-      --max-bytes SIZE          request bytes the run may send (64m); a plan over it is refused
-                                for a non-loopback target unless --exceed-cap
-      --exceed-cap              send more than --max-bytes to a non-loopback target
+      --max-bytes SIZE          request bytes the run may send (64m): a plan over it is refused;
+                                a non-loopback target gets more than 64m only with --exceed-cap
+      --exceed-cap              send what the plan needs, over any cap
 workload and thresholds
       --data SPEC               sizes in tokens: prompt_tokens=N,output_tokens=N (GuideLLM's syntax)
       --arrivals KIND           the sweep's arrivals: constant (evenly spaced) or poisson
@@ -156,7 +157,6 @@ const STRING_FLAGS = [
 ] as const;
 const BOOLEAN_FLAGS = ["local", "k6-env", "version", "dry-run", "exceed-cap"] as const;
 
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Thresholds given as flags, for slo.ts to lay over the stack's. */
 function sloFlags(s: Record<string, string | undefined>): Partial<Slo> {

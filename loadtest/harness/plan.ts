@@ -112,13 +112,23 @@ export function isLoopback(origin: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Why the run may not start (over the cap towards a remote target without --exceed-cap), or null. */
+/** The cap unless --max-bytes says otherwise; a target that is not loopback gets no more without --exceed-cap. */
+export const DEFAULT_MAX_BYTES = 64 * MiB;
+
+/**
+ * Why the run may not start, or null: a plan over the cap (a loopback target may raise it with
+ * --max-bytes), or over the default cap towards a target that is not loopback without --exceed-cap.
+ */
 export function capProblem(plan: TrafficPlan, capBytes: number, loopback: boolean, exceedCap: boolean): string | null {
-  if (plan.bytes <= capBytes || loopback || exceedCap) return null;
+  if (exceedCap) return null;
+  const remoteOverDefault = !loopback && plan.bytes > DEFAULT_MAX_BYTES;
+  if (plan.bytes <= capBytes && !remoteOverDefault) return null;
   const big = plan.lines.filter((l) => l.bytes > 0).sort((a, b) => b.bytes - a.bytes)[0];
+  const cap = remoteOverDefault ? Math.min(capBytes, DEFAULT_MAX_BYTES) : capBytes;
   return (
-    `this run would send up to ${approxBytes(plan.bytes)} to a non-loopback target, over the ${formatBytes(capBytes)} cap ` +
-    `(most of it: ${big.scenario}, ${approxBytes(big.bytes)}). Leave that scenario out (--scenarios), raise --max-bytes, ` +
-    `or pass --exceed-cap to send it anyway`
+    `this run would send up to ${approxBytes(plan.bytes)} to ${loopback ? "a loopback" : "a non-loopback"} target, over the ${formatBytes(cap)} cap ` +
+    `(most of it: ${big.scenario}, ${approxBytes(big.bytes)}). Leave that scenario out (--scenarios)` +
+    (loopback ? ", raise --max-bytes" : "") +
+    `, or pass --exceed-cap to send it anyway`
   );
 }
