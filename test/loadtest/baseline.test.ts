@@ -13,7 +13,9 @@ import { compareRuns } from "../../loadtest/harness/baseline.js";
 import type { RunReport } from "../../loadtest/harness/runner.js";
 import { resolveSlo } from "../../loadtest/harness/slo.js";
 import { stackTargetUrl } from "../../loadtest/harness/stack-target.js";
+import { validateStack } from "../../infra/stack/validate.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { rawStack } from "../infra/fixtures.js";
 import { listen } from "../helpers/openai-client.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -74,6 +76,14 @@ describe("SLOs and targets from the stack", () => {
     expect(resolveSlo("prod-aws", undefined, {})).toEqual({ slo: { ttftP95Ms: 800, itlP95Ms: 40, e2eP95Ms: 8000, requestP95Ms: 4000, maxErrorRate: 0.001 }, source: "stack prod-aws" });
     expect(resolveSlo("prod-aws", undefined, parseHarnessArgs(["--stack", "prod-aws", "--key", "k", "--ttft-p95-ms", "500"]).slo).slo.ttftP95Ms).toBe(500);
     expect(resolveSlo("local", undefined, {}).source).toBe("defaults");
+  });
+
+  it("the stack schema checks the slo: block like any other setting", () => {
+    const raw = rawStack("prod-aws");
+    raw.api.slo = { ttftP95Ms: 0, maxErrorRate: 2, p95: 1 };
+    const v = validateStack(raw);
+    expect(v.ok).toBe(false);
+    expect(v.issues.map((i) => i.path).sort()).toEqual(["api.slo.maxErrorRate", "api.slo.p95", "api.slo.ttftP95Ms"]);
   });
 
   it("--stack NAME --key KEY targets the stack's API, from its config or its outputs", () => {
