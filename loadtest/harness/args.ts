@@ -65,7 +65,7 @@ export interface HarnessOptions {
 }
 
 export const USAGE = `usage: npm run loadtest -- (--local | --target URL --key KEY | --stack NAME --key KEY) [options]
-       npm run loadtest -- --k6-env --stack NAME [--target URL]
+       npm run loadtest -- --k6-env --stack NAME [--target URL]   (default: the stack's API URL)
 
 target
       --local                   the service (synthetic agents) behind a real nginx on 127.0.0.1
@@ -103,7 +103,8 @@ workload and thresholds
       --requests N              streams of the streaming scenario (64)
       --files N                 files of the files scenario (24), --file-concurrency N (4)
       --stream-tokens N         tokens per stream (32), --token-interval-ms N between them (5)
-      --max-duration S          no new work after S seconds (300)
+      --max-duration S          no new work after S seconds (300); work in flight is aborted
+                                10 % later (5 to 30 s)
       --ttft-p95-ms N           TTFT p95 budget (1000), --request-p95-ms N for the rest (1000)
       --itl-p95-ms N            inter-token p95 budget, --e2e-p95-ms N stream end-to-end p95 budget
       --max-error-rate F        share of failed streams allowed (0); all five default to the stack's slo:

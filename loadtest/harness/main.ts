@@ -72,7 +72,8 @@ function prepare(opts: HarnessOptions): Prepared {
   const resolved = resolveLimits(opts.stack, opts.stacksDir, opts.overrides);
   const effective = opts.mode === "local" ? scaleLimits(resolved.limits, opts.timeScale) : resolved.limits;
   const slo = resolveSlo(opts.stack, opts.stacksDir, opts.slo);
-  const targetUrl = opts.mode !== "target" ? undefined : (opts.target ?? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url);
+  const fromStack = opts.mode === "target" || (opts.mode === "k6-env" && opts.stack);
+  const targetUrl = opts.target ?? (fromStack ? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url : undefined);
   const plan = planTraffic({ ...opts, promptTokens: opts.workload.promptTokens ?? 0, limits: effective });
   return { resolved, effective, slo, targetUrl, plan, maxBytes: Math.max(opts.maxBytes, plan.bytes) };
 }
@@ -97,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (opts.mode === "k6-env") {
-    const env = k6Env({ limits: prep.resolved.limits, baseUrl: opts.target, streamModel: opts.streamModel, streamTokens: opts.streamModel ? opts.streamTokens : undefined, silentModel: opts.silentModel, silenceMs: opts.silenceMs });
+    const env = k6Env({ limits: prep.resolved.limits, baseUrl: prep.targetUrl, streamModel: opts.streamModel, streamTokens: opts.streamModel ? opts.streamTokens : undefined, silentModel: opts.silentModel, silenceMs: opts.silenceMs });
     process.stdout.write(`${formatEnv(env)}\n`);
     return 0;
   }

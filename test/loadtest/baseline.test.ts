@@ -96,6 +96,11 @@ describe("SLOs and targets from the stack", () => {
     expect(() => stackTargetUrl("prod-aws", undefined, outputs)).toThrow(/has no apiBaseUrl \(write it with: pulumi stack output --json/);
   });
 
+  it("--k6-env --stack NAME gives the k6 scripts the stack's API URL", async () => {
+    const r = await harness(["--k6-env", "--stack", "prod-aws"]);
+    expect(r.stdout).toMatch(/^BASE_URL=https:\/\/api\.agents\.example\.com$/m);
+  });
+
   it("a dry run against a stack announces the stack's URL and its thresholds' source", async () => {
     const r = await harness(["--stack", "prod-aws", "--key", "ap-x", "--scenarios", "streaming", "--dry-run"]);
     expect(r.code).toBe(0);
