@@ -1,6 +1,7 @@
 /**
  * `--baseline previous.json`: this run against an earlier one, metric by metric (the streaming
- * scenario's TTFT, inter-token and end-to-end percentiles, throughput, error rate). A metric is
+ * scenario's TTFT, inter-token and end-to-end percentiles, throughput, error rate; and the p95s,
+ * throughput and error rate of each sweep rate both runs offered). A metric is
  * worse when it moved the wrong way by more than the tolerance (relative) and more than its noise
  * floor (absolute: a 0.4 ms → 0.6 ms TTFT is not a regression).
  */
@@ -69,10 +70,23 @@ function compareMetric(m: Metric, base: number | null, cur: number | null, toler
   return { key: m.key, label: m.label, baseline: base, current: cur, change: base === 0 ? null : (cur - base) / base, worse };
 }
 
+const SWEEP_KEYS = ["ttft_p95_ms", "itl_p95_ms", "e2e_p95_ms", "output_tokens_per_s", "requests_per_s", "error_rate"];
+
+/** The sweep's rates both runs offered, compared at each rate. */
+function sweepRows(current: RunReport, baseline: RunReport, tolerance: number): ComparisonRow[] {
+  return (current.sweep ?? []).flatMap((point) => {
+    const before = (baseline.sweep ?? []).find((p) => p.rate === point.rate);
+    if (!before) return [];
+    return METRICS.filter((m) => SWEEP_KEYS.includes(m.key)).map((m) =>
+      compareMetric({ ...m, key: `rate_${point.rate}_${m.key}`, label: `${point.rate} req/s: ${m.label}` }, numeric(before.figures[m.key]), numeric(point.figures[m.key]), tolerance),
+    );
+  });
+}
+
 export function compareRuns(current: RunReport, baseline: RunReport, tolerance: number): Comparison {
   const cur = streamingFigures(current) ?? {};
   const base = streamingFigures(baseline) ?? {};
-  const rows = METRICS.map((m) => compareMetric(m, numeric(base[m.key]), numeric(cur[m.key]), tolerance));
+  const rows = [...METRICS.map((m) => compareMetric(m, numeric(base[m.key]), numeric(cur[m.key]), tolerance)), ...sweepRows(current, baseline, tolerance)];
   return {
     baselineStartedAt: baseline.startedAt,
     baselineTarget: baseline.target,

@@ -61,6 +61,19 @@ describe("comparing two runs", () => {
     expect(compareRuns(recorded, worse, 0.1).regressions).toEqual([]);
   });
 
+  it("each sweep rate both runs offered is compared too", () => {
+    const slower = structuredClone(recorded);
+    const point = slower.sweep[1];
+    point.figures.e2e_p95_ms = (point.figures.e2e_p95_ms as number) * 2;
+    const c = compareRuns(slower, recorded, 0.1);
+    expect(c.rows.filter((r) => r.key.startsWith("rate_")).length).toBe(recorded.sweep.length * 6);
+    expect(c.regressions).toEqual([`${point.rate} req/s: end-to-end p95 (ms)`]);
+    // A rate the baseline did not offer has nothing to be compared with.
+    const other = structuredClone(recorded);
+    other.sweep = other.sweep.map((p) => ({ ...p, rate: p.rate + 0.5 }));
+    expect(compareRuns(slower, other, 0.1).rows.filter((r) => r.key.startsWith("rate_"))).toEqual([]);
+  });
+
   it("a sub-millisecond wobble is noise, not a regression", () => {
     const wobble = structuredClone(recorded);
     const f = wobble.scenarios.find((s) => s.id === "streaming")!.figures;

@@ -137,7 +137,7 @@ describe("the HTML report of a recorded run", () => {
     expect(page).toMatch(/<h1>agentport load test: <span class="badge fail">FAIL<\/span> worse than the baseline<\/h1>/);
     expect(page).toMatch(/<tr class="fail"><td>TTFT p95 \(ms\)<\/td>/);
     const bars = page.match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title === "This run against the baseline (streaming)")!;
-    const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms"));
+    const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms") && !r.key.startsWith("rate_"));
     expect(bars.items.filter((i) => /mark-rect/.test(i.mark))).toHaveLength(ms.length * 2);
     expect(outside(bars)).toEqual([]);
     expect(bars.labels).toEqual(expect.arrayContaining(["baseline", "this run"]));

@@ -185,8 +185,9 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
 
 /** This run next to the baseline: the streaming scenario's latency percentiles, bar by bar. */
 export function baselineSpec(r: RunReport): TopLevelSpec | null {
+  // The streaming scenario's rows; the sweep's are in the table.
   const rows = (r.comparison?.rows ?? [])
-    .filter((row) => row.key.endsWith("_ms") && row.baseline !== null && row.current !== null)
+    .filter((row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null)
     .flatMap((row) => [
       { metric: row.label, run: "baseline", ms: row.baseline, worse: row.worse },
       { metric: row.label, run: "this run", ms: row.current, worse: row.worse },
