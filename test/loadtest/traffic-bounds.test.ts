@@ -119,3 +119,36 @@ describe("the client's bounds", () => {
     await http.close();
   });
 });
+
+describe("the time budget", () => {
+  it("the body-limits scenario starts no upload after --max-duration", async () => {
+    const urls: string[] = [];
+    const http = {
+      bytesSent: 0,
+      bound() {},
+      send: async (url: string) => {
+        urls.push(url);
+        throw new Error("unreachable");
+      },
+      json: async (url: string) => {
+        urls.push(url);
+        throw new Error("unreachable");
+      },
+      close: async () => {},
+    };
+    const { bodyLimitsScenario } = await import("../../loadtest/harness/scenarios/body-limits.js");
+    const { Recorder } = await import("../../loadtest/harness/recorder.js");
+    const outcome = await bodyLimitsScenario.run({
+      target: { baseUrl: "http://127.0.0.1:9", key: "k", streamModel: "m", describe: "fake" },
+      limits: defaultLimits(),
+      timeScale: 1,
+      budget: { deadline: performance.now() - 1 } as never,
+      http,
+      recorder: new Recorder(),
+      progress: () => {},
+    });
+    expect(urls.filter((u) => u.includes("/v1/files"))).toEqual([]);
+    expect(outcome.checks.at(-1)).toEqual({ name: "uploads ran within the time budget", ok: false, detail: "not started: --max-duration had passed" });
+    expect(outcome.verdict).toBe("fail");
+  });
+});
