@@ -175,6 +175,22 @@ function sloFlags(s: Record<string, string | undefined>): Partial<Slo> {
   return slo;
 }
 
+/** Limits given as flags. */
+function limitOverrides(s: Record<string, string | undefined>): Partial<Limits> {
+  const overrides: Partial<Limits> = {};
+  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
+  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
+  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
+  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
+  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
+  const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
+  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
+  set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
+  set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
+  set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
+  return overrides;
+}
+
 export function parseHarnessArgs(argv: string[]): HarnessOptions {
   const options = Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: "string" as const }]));
   const { values: v } = parseArgs({
@@ -203,17 +219,7 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
   const arrivals = s.arrivals ?? "constant";
   if (arrivals !== "constant" && arrivals !== "poisson") throw new Error(`--arrivals is constant or poisson (got '${arrivals}')`);
   const workload = s.data === undefined ? {} : parseWorkload(s.data);
-  const overrides: Partial<Limits> = {};
-  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
-  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
-  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
-  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
-  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
-  const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
-  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
-  set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
-  set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
-  set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
+  const overrides = limitOverrides(s);
 
   return {
     mode,
