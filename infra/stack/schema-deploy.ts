@@ -204,6 +204,19 @@ export const api = z.strictObject({
   /** Defaults to the gateway's client_body_buffer_size. */
   jsonBodyLimit: bytes().optional(),
   fileMaxBytes: bytes().default(DEFAULT_FILE_MAX_BYTES),
+  /**
+   * Service-level objectives the load test gates a deploy on (`npm run loadtest -- --stack NAME`):
+   * stream percentiles in ms, the p95 of other requests, the share of failed streams. Not deployed.
+   */
+  slo: z
+    .strictObject({
+      ttftP95Ms: positiveInt().optional(),
+      itlP95Ms: positiveInt().optional(),
+      e2eP95Ms: positiveInt().optional(),
+      requestP95Ms: positiveInt().optional(),
+      maxErrorRate: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").optional(),
+    })
+    .optional(),
   logLevel: oneOf(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
   /** Ingress class and annotation prefix of the gateway in front of the service. */
   ingressClassName: text().default("gateway"),

@@ -2,6 +2,10 @@
 import { parseArgs } from "node:util";
 import { parseBytes } from "../../infra/stack/bytes.js";
 import type { Limits } from "../gateway/limits.js";
+import { DEFAULT_MAX_BYTES } from "./plan.js";
+import type { Arrivals } from "./pool.js";
+import type { Slo } from "./slo.js";
+import { parseWorkload, type Workload } from "./workload.js";
 
 export const SCENARIO_IDS = ["streaming", "idle-timeout", "body-limits", "files-load", "revocation"] as const;
 /** Runs only with --rates, after the others. */
@@ -27,8 +31,24 @@ export interface HarnessOptions {
   /** Offered rates of the sweep, requests per second. */
   rates: number[];
   rateSeconds: number;
-  ttftP95Ms: number;
-  requestP95Ms: number;
+  /** SLO thresholds given as flags; they override the stack's `slo:` block. */
+  slo: Partial<Slo>;
+  workload: Workload;
+  arrivals: Arrivals;
+  /** Unmeasured streams before the streaming scenario and before each rate of the sweep. */
+  warmup: number;
+  /** --local: the paced agent's wait before its first token (ms), as a model's prefill. */
+  prefillMs: number;
+  dryRun: boolean;
+  /** Request bytes the run may send; more needs a loopback target or --exceed-cap. */
+  maxBytes: number;
+  exceedCap: boolean;
+  /** An earlier run's JSON report to compare with. */
+  baseline?: string;
+  /** Relative change allowed before a metric counts as worse (0.1 = 10 %). */
+  tolerance: number;
+  /** `pulumi stack output --json` of the stack: the target's URL. */
+  stackOutputs?: string;
   streamModel?: string;
   silentModel?: string;
   silenceMs?: number;
@@ -44,14 +64,16 @@ export interface HarnessOptions {
   nginx?: string;
 }
 
-export const USAGE = `usage: npm run loadtest -- (--local | --target URL --key KEY) [options]
-       npm run loadtest -- --k6-env --stack NAME [--target URL]
+export const USAGE = `usage: npm run loadtest -- (--local | --target URL --key KEY | --stack NAME --key KEY) [options]
+       npm run loadtest -- --k6-env --stack NAME [--target URL]   (default: the stack's API URL)
 
 target
       --local                   the service (synthetic agents) behind a real nginx on 127.0.0.1
       --target URL              a deployed API (origin without /v1), with --key KEY
       --key KEY                 the API key for --target
-      --stack NAME              limits from stacks/Pulumi.NAME.yaml (default with --local: local)
+      --stack NAME              limits and SLOs from stacks/Pulumi.NAME.yaml (default with --local: local);
+                                without --target, the target is the stack's API URL
+      --stack-outputs FILE      \`pulumi stack output --json\` of that stack: its apiBaseUrl is the target
       --stacks-dir DIR          where the stack files are
       --time-scale F            multiply every timeout by F (--local only; e.g. 0.02)
       --nginx PATH              nginx binary (default: nginx on PATH)
@@ -66,17 +88,31 @@ limits (override the stack's)
       --max-body-size SIZE      the gateway's body limit
       --json-body-limit SIZE    the service's JSON body limit
       --file-max-bytes SIZE     the service's file size limit
+traffic bounds
+      --dry-run                 print what the run would send, send nothing, exit
+      --max-bytes SIZE          request bytes the run may send (64m): a plan over it is refused;
+                                a non-loopback target gets more than 64m only with --exceed-cap
+      --exceed-cap              send what the plan needs, over any cap
 workload and thresholds
+      --data SPEC               sizes in tokens: prompt_tokens=N,output_tokens=N (GuideLLM's syntax)
+      --arrivals KIND           the sweep's arrivals: constant (evenly spaced) or poisson
+      --warmup N                unmeasured streams before the streaming scenario and each rate (2)
+      --prefill-ms N            --local: the agent's wait before its first token (20)
       --scenarios LIST          ${SCENARIO_IDS.join(",")} (default: all)
       --concurrency N           streams in flight (16)
       --requests N              streams of the streaming scenario (64)
       --files N                 files of the files scenario (24), --file-concurrency N (4)
       --stream-tokens N         tokens per stream (32), --token-interval-ms N between them (5)
-      --max-duration S          no new work after S seconds (300)
+      --max-duration S          no new work after S seconds (300); work in flight is aborted
+                                10 % later (5 to 30 s)
       --ttft-p95-ms N           TTFT p95 budget (1000), --request-p95-ms N for the rest (1000)
+      --itl-p95-ms N            inter-token p95 budget, --e2e-p95-ms N stream end-to-end p95 budget
+      --max-error-rate F        share of failed streams allowed (0); all five default to the stack's slo:
+      --baseline FILE           compare with an earlier run's --json report; exit 1 when a metric got worse
+      --tolerance F             relative change allowed per metric before it counts as worse (0.1)
       --ceiling-seconds S       measure the harness's own ceiling for S seconds (2; 0 skips)
       --rates LIST              a rate sweep after the scenarios: streams at each rate in req/s
-                                (e.g. 1,5,10), evenly spaced → a latency-vs-throughput curve
+                                (e.g. 1,5,10) → a latency-vs-throughput curve
       --rate-seconds S          how long each rate lasts: rate × S streams (10)
 deployed targets
       --stream-model ID         the streaming agent (agentport/synthetic-20)
@@ -117,21 +153,57 @@ const STRING_FLAGS = [
   "heartbeat-seconds", "client-body-buffer-size", "max-body-size", "json-body-limit", "file-max-bytes", "scenarios",
   "concurrency", "requests", "files", "file-concurrency", "stream-tokens", "token-interval-ms", "max-duration",
   "ttft-p95-ms", "request-p95-ms", "stream-model", "silent-model", "silence-ms", "member-token", "project", "json",
-  "html", "junit", "csv", "ceiling-seconds", "nginx", "rates", "rate-seconds",
+  "html", "junit", "csv", "ceiling-seconds", "nginx", "rates", "rate-seconds", "max-bytes", "data", "arrivals", "warmup",
+  "prefill-ms", "baseline", "tolerance", "stack-outputs", "itl-p95-ms", "e2e-p95-ms", "max-error-rate",
 ] as const;
+const BOOLEAN_FLAGS = ["local", "k6-env", "version", "dry-run", "exceed-cap"] as const;
+
+
+/** Thresholds given as flags, for slo.ts to lay over the stack's. */
+function sloFlags(s: Record<string, string | undefined>): Partial<Slo> {
+  const slo: Partial<Slo> = {};
+  const ms = (flag: string, key: "ttftP95Ms" | "requestP95Ms" | "itlP95Ms" | "e2eP95Ms") => s[flag] !== undefined && (slo[key] = num(s[flag], flag, 0, 0.001));
+  ms("ttft-p95-ms", "ttftP95Ms");
+  ms("request-p95-ms", "requestP95Ms");
+  ms("itl-p95-ms", "itlP95Ms");
+  ms("e2e-p95-ms", "e2eP95Ms");
+  if (s["max-error-rate"] !== undefined) {
+    const rate = num(s["max-error-rate"], "max-error-rate", 0, 0);
+    if (rate > 1) throw new Error(`--max-error-rate is a share between 0 and 1 (got '${s["max-error-rate"]}')`);
+    slo.maxErrorRate = rate;
+  }
+  return slo;
+}
+
+/** Limits given as flags. */
+function limitOverrides(s: Record<string, string | undefined>): Partial<Limits> {
+  const overrides: Partial<Limits> = {};
+  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
+  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
+  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
+  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
+  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
+  const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
+  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
+  set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
+  set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
+  set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
+  return overrides;
+}
 
 export function parseHarnessArgs(argv: string[]): HarnessOptions {
   const options = Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: "string" as const }]));
   const { values: v } = parseArgs({
     args: argv,
-    options: { ...options, local: { type: "boolean" }, "k6-env": { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
+    options: { ...options, ...Object.fromEntries(BOOLEAN_FLAGS.map((f) => [f, { type: "boolean" as const }])), help: { type: "boolean", short: "h" } },
     strict: true,
     allowPositionals: false,
   });
   const s = v as Record<string, string | undefined>;
-  const mode = v.help ? "help" : v.version ? "version" : v["k6-env"] ? "k6-env" : v.local ? "local" : s.target ? "target" : undefined;
-  if (!mode) throw new Error("choose --local, --target URL --key KEY, or --k6-env");
-  if (v.local && s.target) throw new Error("--local and --target exclude each other");
+  const b = v as Record<string, boolean | undefined>;
+  const mode = b.help ? "help" : b.version ? "version" : b["k6-env"] ? "k6-env" : b.local ? "local" : s.target || (s.stack && s.key) ? "target" : undefined;
+  if (!mode) throw new Error("choose --local, --target URL --key KEY, --stack NAME --key KEY, or --k6-env");
+  if (b.local && s.target) throw new Error("--local and --target exclude each other");
   if (mode === "target" && !s.key) throw new Error("--target needs --key");
   if (s["time-scale"] !== undefined && mode === "target") throw new Error("--time-scale applies to --local only: a deployment's timeouts are what they are");
   if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target)) throw new Error(`--target must be an origin such as https://api.example.com (got '${s.target}')`);
@@ -144,17 +216,10 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
   }
   if (scenarios.includes(SWEEP_ID) && rates.length === 0) throw new Error(`${SWEEP_ID} needs --rates LIST`);
   if (rates.length && !scenarios.includes(SWEEP_ID)) scenarios.push(SWEEP_ID);
-  const overrides: Partial<Limits> = {};
-  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
-  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
-  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
-  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
-  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
-  const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
-  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
-  set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
-  set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
-  set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
+  const arrivals = s.arrivals ?? "constant";
+  if (arrivals !== "constant" && arrivals !== "poisson") throw new Error(`--arrivals is constant or poisson (got '${arrivals}')`);
+  const workload = s.data === undefined ? {} : parseWorkload(s.data);
+  const overrides = limitOverrides(s);
 
   return {
     mode,
@@ -169,13 +234,22 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     requests: int(s.requests, "requests", 64),
     files: int(s.files, "files", 24),
     fileConcurrency: int(s["file-concurrency"], "file-concurrency", 4),
-    streamTokens: int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
+    streamTokens: workload.outputTokens ?? int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
     tokenIntervalMs: num(s["token-interval-ms"], "token-interval-ms", 5),
     maxDurationSeconds: num(s["max-duration"], "max-duration", 300, 1),
     rates,
     rateSeconds: num(s["rate-seconds"], "rate-seconds", 10, 0.001),
-    ttftP95Ms: num(s["ttft-p95-ms"], "ttft-p95-ms", 1000, 1),
-    requestP95Ms: num(s["request-p95-ms"], "request-p95-ms", 1000, 1),
+    slo: sloFlags(s),
+    workload,
+    arrivals,
+    warmup: int(s.warmup, "warmup", 2, 0),
+    prefillMs: num(s["prefill-ms"], "prefill-ms", 20, 0),
+    dryRun: !!b["dry-run"],
+    maxBytes: bytes(s["max-bytes"], "max-bytes") ?? DEFAULT_MAX_BYTES,
+    exceedCap: !!b["exceed-cap"],
+    baseline: s.baseline,
+    tolerance: num(s.tolerance, "tolerance", 0.1, 0),
+    stackOutputs: s["stack-outputs"],
     streamModel: s["stream-model"],
     silentModel: s["silent-model"],
     silenceMs: s["silence-ms"] === undefined ? undefined : int(s["silence-ms"], "silence-ms", 1),

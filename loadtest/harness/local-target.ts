@@ -26,6 +26,8 @@ export interface LocalOptions {
   http: Http;
   streamTokens: number;
   tokenIntervalMs: number;
+  /** The paced agent's wait before its first token, ms. */
+  prefillMs: number;
   nginx?: string;
 }
 
@@ -45,7 +47,15 @@ export async function startLocalTarget(opts: LocalOptions): Promise<LocalTarget>
   const scratch = mkdtempSync(join(tmpdir(), "agentport-agents-"));
   const agentsFile = join(scratch, "agents.json");
   const agents = [
-    { id: "loadtest-stream", kind: "synthetic", tokens: opts.streamTokens, interval_ms: opts.tokenIntervalMs, description: "Load test: steady stream." },
+    // Paced like a model: a prefill before the first token, then one token per interval.
+    {
+      id: "loadtest-stream",
+      kind: "synthetic",
+      tokens: opts.streamTokens,
+      interval_ms: opts.tokenIntervalMs,
+      ...(opts.prefillMs > 0 ? { silence_ms: opts.prefillMs } : {}),
+      description: "Load test: paced stream.",
+    },
     { id: "loadtest-silent", kind: "synthetic", tokens: 3, silence_ms: silenceMs, description: "Load test: silent past the read timeout." },
   ];
   writeFileSync(agentsFile, JSON.stringify({ agents }));

@@ -1,21 +1,25 @@
-/** The harness from arguments to exit code: 0 all verdicts pass, 1 a threshold failed, 2 usage or setup error. */
+/** The harness from arguments to exit code: 0 all verdicts pass, 1 a threshold failed or a metric regressed, 2 usage or setup error. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { SERVICE_VERSION } from "../../service/src/version.js";
-import { scaleLimits } from "../gateway/limits.js";
+import { scaleLimits, type Limits } from "../gateway/limits.js";
 import { parseHarnessArgs, USAGE, type HarnessOptions } from "./args.js";
+import { compareRuns, readBaseline } from "./baseline.js";
 import { measureCeiling } from "./ceiling.js";
 import { createHttp, type Http } from "./http.js";
 import { formatEnv, k6Env } from "./k6-env.js";
 import { httpKeyAdmin } from "./key-admin.js";
-import { resolveLimits } from "./limits-source.js";
+import { resolveLimits, type ResolvedLimits } from "./limits-source.js";
 import { startLocalTarget, type LocalTarget } from "./local-target.js";
 import { junitXml, samplesCsv } from "./machine-outputs.js";
+import { capProblem, isLoopback, planTraffic, renderPlan, type TrafficPlan } from "./plan.js";
 import { nginxProblem, targetProblem } from "./preflight.js";
 import { createProgress } from "./progress.js";
 import { renderHtml } from "./report-html.js";
-import { runScenarios } from "./runner.js";
-import { renderSummary } from "./summary.js";
+import { runScenarios, type RunInput, type RunReport } from "./runner.js";
+import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
+import { stackTargetUrl } from "./stack-target.js";
+import { renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
 
 function write(file: string, text: string) {
@@ -23,18 +27,55 @@ function write(file: string, text: string) {
   writeFileSync(file, text);
 }
 
-function remoteTarget(opts: HarnessOptions, http: Http): Target {
-  const baseUrl = opts.target!;
+function remoteTarget(opts: HarnessOptions, baseUrl: string, http: Http): Target {
   return {
     baseUrl,
     key: opts.key!,
     keyAdmin: opts.memberToken ? httpKeyAdmin(http, baseUrl, opts.project!, async () => opts.memberToken!) : undefined,
     streamModel: opts.streamModel ?? "agentport/synthetic-20",
-    streamTokens: opts.streamTokens,
+    // An agent of unknown length asked for output_tokens may stop earlier: count only what we know.
+    streamTokens: opts.workload.outputTokens && !opts.streamModel ? undefined : opts.streamTokens,
     silentModel: opts.silentModel,
     silenceMs: opts.silenceMs,
     describe: `target ${baseUrl}`,
   };
+}
+
+/** Everything decided before any traffic: limits, thresholds, the target's URL, the plan. */
+interface Prepared {
+  resolved: ResolvedLimits;
+  effective: Limits;
+  slo: ResolvedSlo;
+  targetUrl?: string;
+  plan: TrafficPlan;
+  /** The byte cap the client enforces. */
+  maxBytes: number;
+}
+
+function budgetOf(opts: HarnessOptions, slo: Slo): RunInput["budget"] {
+  return {
+    concurrency: opts.concurrency,
+    requests: opts.requests,
+    files: opts.files,
+    fileConcurrency: opts.fileConcurrency,
+    ...slo,
+    rates: opts.rates,
+    rateSeconds: opts.rateSeconds,
+    warmup: opts.warmup,
+    arrivals: opts.arrivals,
+    promptTokens: opts.workload.promptTokens,
+    maxTokens: opts.workload.outputTokens,
+  };
+}
+
+function prepare(opts: HarnessOptions): Prepared {
+  const resolved = resolveLimits(opts.stack, opts.stacksDir, opts.overrides);
+  const effective = opts.mode === "local" ? scaleLimits(resolved.limits, opts.timeScale) : resolved.limits;
+  const slo = resolveSlo(opts.stack, opts.stacksDir, opts.slo);
+  const fromStack = opts.mode === "target" || (opts.mode === "k6-env" && opts.stack);
+  const targetUrl = opts.target ?? (fromStack ? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url : undefined);
+  const plan = planTraffic({ ...opts, promptTokens: opts.workload.promptTokens ?? 0, limits: effective });
+  return { resolved, effective, slo, targetUrl, plan, maxBytes: Math.max(opts.maxBytes, plan.bytes) };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -45,28 +86,45 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (opts.mode === "help") {
-    process.stdout.write(USAGE);
+  if (opts.mode === "help" || opts.mode === "version") {
+    process.stdout.write(opts.mode === "help" ? USAGE : `agentport ${SERVICE_VERSION}\n`);
     return 0;
   }
-  if (opts.mode === "version") {
-    process.stdout.write(`agentport ${SERVICE_VERSION}\n`);
-    return 0;
-  }
-  let resolved;
+  let prep: Prepared;
   try {
-    resolved = resolveLimits(opts.stack, opts.stacksDir, opts.overrides);
+    prep = prepare(opts);
   } catch (err) {
-    process.stderr.write(`cannot read the limits: ${(err as Error).message}\n`);
+    process.stderr.write(`cannot read the stack: ${(err as Error).message}\n`);
     return 2;
   }
   if (opts.mode === "k6-env") {
-    const env = k6Env({ limits: resolved.limits, baseUrl: opts.target, streamModel: opts.streamModel, streamTokens: opts.streamModel ? opts.streamTokens : undefined, silentModel: opts.silentModel, silenceMs: opts.silenceMs });
+    const env = k6Env({ limits: prep.resolved.limits, baseUrl: prep.targetUrl, streamModel: opts.streamModel, streamTokens: opts.streamModel ? opts.streamTokens : undefined, silentModel: opts.silentModel, silenceMs: opts.silenceMs });
     process.stdout.write(`${formatEnv(env)}\n`);
     return 0;
   }
+  const loopback = opts.mode === "local" || isLoopback(prep.targetUrl!);
+  process.stdout.write(`${renderPlan(prep.plan, opts.mode === "local" ? "--local (loopback)" : prep.targetUrl!, opts.maxBytes)}\n${sloLine(prep.slo.slo, prep.slo.source)}\n`);
+  const problem = capProblem(prep.plan, opts.maxBytes, loopback, opts.exceedCap);
+  if (problem) {
+    process.stderr.write(`refused: ${problem}\n`);
+    return 2;
+  }
+  let baseline: RunReport | undefined;
+  try {
+    baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  if (opts.dryRun) {
+    process.stdout.write("dry run: nothing sent\n");
+    return 0;
+  }
+  return run(opts, prep, baseline);
+}
 
-  const effective = opts.mode === "local" ? scaleLimits(resolved.limits, opts.timeScale) : resolved.limits;
+async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | undefined): Promise<number> {
+  const { resolved, effective } = prep;
   if (opts.mode === "local") {
     const problem = await nginxProblem(opts.nginx);
     if (problem) {
@@ -89,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
       const t0 = performance.now();
       progress.update("starting the service and nginx");
       try {
-        local = await startLocalTarget({ limits: effective, http, streamTokens: opts.streamTokens, tokenIntervalMs: opts.tokenIntervalMs, nginx: opts.nginx });
+        local = await startLocalTarget({ limits: effective, http, streamTokens: opts.streamTokens, tokenIntervalMs: opts.tokenIntervalMs, prefillMs: opts.prefillMs, nginx: opts.nginx });
       } catch (err) {
         progress.done();
         process.stderr.write(`cannot start the local target: ${(err as Error).message}\n`);
@@ -98,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
       target = local.target;
       setupMs = Math.round(performance.now() - t0);
     } else {
-      target = remoteTarget(opts, http);
+      target = remoteTarget(opts, prep.targetUrl!, http);
       const problem = await targetProblem(http, target.baseUrl, target.key, target.streamModel);
       if (problem) {
         progress.done();
@@ -106,7 +164,8 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
     }
-
+    // From here on the run is bounded: bytes by the cap, time by the hard stop.
+    http.bound({ maxBytes: prep.maxBytes, stop: AbortSignal.timeout(prep.plan.hardStopSeconds * 1000) });
     const report = await runScenarios({
       target,
       http,
@@ -115,29 +174,22 @@ export async function main(argv: string[]): Promise<number> {
       limitsSource: resolved.source,
       timeScale: opts.mode === "local" ? opts.timeScale : 1,
       scenarioIds: opts.scenarios,
-      budget: {
-        concurrency: opts.concurrency,
-        requests: opts.requests,
-        files: opts.files,
-        fileConcurrency: opts.fileConcurrency,
-        ttftP95Ms: opts.ttftP95Ms,
-        requestP95Ms: opts.requestP95Ms,
-        rates: opts.rates,
-        rateSeconds: opts.rateSeconds,
-      },
+      budget: budgetOf(opts, prep.slo.slo),
       maxDurationSeconds: opts.maxDurationSeconds,
       ceiling,
       setupMs,
+      sloSource: prep.slo.source,
       progress: (t) => progress.update(t),
     });
     progress.done();
+    if (baseline) report.comparison = compareRuns(report, baseline, opts.tolerance);
     process.stdout.write(`${renderSummary(report)}\n`);
     if (opts.json) write(opts.json, JSON.stringify(report, null, 2));
     if (opts.html) write(opts.html, await renderHtml(report));
     if (opts.junit) write(opts.junit, junitXml(report));
     if (opts.csv) write(opts.csv, samplesCsv(report));
     if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`);
-    return report.passed ? 0 : 1;
+    return report.passed && !report.comparison?.regressions.length ? 0 : 1;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

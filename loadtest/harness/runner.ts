@@ -3,6 +3,7 @@
  * and gathers everything the summary, the JSON and the HTML report show.
  */
 import type { Limits } from "../gateway/limits.js";
+import type { Comparison } from "./baseline.js";
 import type { Ceiling } from "./ceiling.js";
 import type { Http } from "./http.js";
 import { Recorder, type Sample, type SweepPoint } from "./recorder.js";
@@ -36,6 +37,12 @@ export interface RunReport {
   interTokenMs: Record<string, number[]>;
   /** The rate sweep's points, in the order run (empty without --rates). */
   sweep: SweepPoint[];
+  /** Request body bytes the run sent. */
+  bytesSent: number;
+  /** Where the thresholds came from (defaults, the stack's slo:, flags). */
+  sloSource: string;
+  /** This run against --baseline, when given. */
+  comparison?: Comparison;
   passed: boolean;
 }
 
@@ -51,6 +58,7 @@ export interface RunInput {
   maxDurationSeconds: number;
   ceiling: Ceiling | null;
   setupMs: number | null;
+  sloSource: string;
   progress: (text: string) => void;
 }
 
@@ -87,6 +95,8 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
     samples: recorder.samples,
     interTokenMs: recorder.interTokenMs,
     sweep: recorder.sweep,
+    bytesSent: input.http.bytesSent,
+    sloSource: input.sloSource,
     passed: results.every((r) => r.verdict !== "fail"),
   };
 }

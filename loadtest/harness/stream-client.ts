@@ -12,6 +12,8 @@ export interface StreamRequest {
   key: string;
   model: string;
   content: string;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
   /** A prepared request body (exact sizes); otherwise built from `model` and `content`. */
   body?: string;
   timeoutMs: number;
@@ -42,8 +44,8 @@ export interface StreamOutcome {
 }
 
 /** Asks for the usage chunk: its token count is what tokens per second and inter-token latency divide by. */
-export function chatBody(model: string, content: string): string {
-  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }] });
+export function chatBody(model: string, content: string, maxTokens?: number): string {
+  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }], ...(maxTokens ? { max_tokens: maxTokens } : {}) });
 }
 
 /** A streaming chat request body of exactly `bytes` bytes (ASCII padding in the message). */
@@ -68,7 +70,7 @@ export async function streamChat(http: Http, req: StreamRequest): Promise<Stream
       method: "POST",
       key: req.key,
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: req.body ?? chatBody(req.model, req.content),
+      body: req.body ?? chatBody(req.model, req.content, req.maxTokens),
       timeoutMs: req.timeoutMs,
     });
     status = res.status;

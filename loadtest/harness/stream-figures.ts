@@ -10,14 +10,22 @@ import { summarize, summaryFigures } from "./stats.js";
 
 export type StreamFigures = Record<string, number | null>;
 
-const rate = (n: number, ms: number) => (ms > 0 ? Math.round((n / (ms / 1000)) * 100) / 100 : null);
+/** Rounded down: a rate shown as 2.01 for an offered 2 would read as more than was offered. */
+const rate = (n: number, ms: number) => (ms > 0 ? Math.floor((n / (ms / 1000)) * 100) / 100 : null);
 
-export function streamFigures(streams: readonly StreamOutcome[]): StreamFigures {
+/**
+ * `minWallMs`: the time the streams were offered over (a sweep's rate: count ÷ rate). Dividing by
+ * at least that keeps achieved ≤ offered: first-start-to-last-end is shorter than the offered
+ * window whenever a stream takes less than the gap between arrivals.
+ */
+export function streamFigures(streams: readonly StreamOutcome[], minWallMs = 0): StreamFigures {
   const valid = streams.filter((s) => s.report.ok);
-  const wallMs = streams.length ? Math.max(...streams.map((s) => s.endedAt)) - Math.min(...streams.map((s) => s.startedAt)) : 0;
+  const spanMs = streams.length ? Math.max(...streams.map((s) => s.endedAt)) - Math.min(...streams.map((s) => s.startedAt)) : 0;
+  const wallMs = Math.max(spanMs, minWallMs);
   const tokens = valid.reduce((a, s) => a + s.outputTokens, 0);
   return {
     wall_ms: Math.round(wallMs),
+    error_rate: streams.length ? Math.round(((streams.length - valid.length) / streams.length) * 10000) / 10000 : null,
     requests_per_s: rate(valid.length, wallMs),
     output_tokens: tokens,
     output_tokens_per_s: rate(tokens, wallMs),

@@ -1,5 +1,8 @@
 /** The plain-text summary printed at the end of a run. */
+import { COMPARISON_HEADER, comparisonRows, type Comparison } from "./baseline.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
+import { approxBytes } from "./plan.js";
+import type { Slo } from "./slo.js";
 import type { RunReport } from "./runner.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
@@ -23,12 +26,35 @@ export function ceilingLine(r: RunReport): string {
   return `harness ceiling: ${c.autocannonRps} req/s (autocannon), ${c.undiciRps} req/s (undici, as the scenarios drive) — bare in-process route, ${c.connections} connections, ${c.seconds} s`;
 }
 
+/** A scenario's figures in one line; a skipped one measured nothing, so it says only why. */
+export function scenarioLine(s: RunReport["scenarios"][number]): string {
+  if (s.verdict === "skip") return `skipped: ${s.note ?? "nothing to run"}`;
+  return s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures);
+}
+
+/** The thresholds a run is judged by, and where they came from. */
+export function sloLine(s: Partial<Slo>, source: string): string {
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `${v} ms`);
+  return `thresholds (${source}): TTFT p95 ${ms(s.ttftP95Ms)} · inter-token p95 ${ms(s.itlP95Ms)} · e2e p95 ${ms(s.e2eP95Ms)} · other requests p95 ${ms(s.requestP95Ms)} · failed streams ≤ ${(s.maxErrorRate ?? 0) * 100} %`;
+}
+
+/** Thresholds and traffic actually sent. */
+export function runLine(r: RunReport): string {
+  return `${sloLine(r.budget, r.sloSource ?? "defaults")} · sent ${approxBytes(r.bytesSent ?? 0)} of request bodies`;
+}
+
+export function comparisonText(c: Comparison): string {
+  const verdict = c.regressions.length ? `WORSE than the baseline: ${c.regressions.join(", ")}` : "no metric worse than the baseline";
+  return [`against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}), tolerance ${c.tolerance * 100} %:`, ...columns([COMPARISON_HEADER, ...comparisonRows(c)]), verdict].join("\n");
+}
+
 export function renderSummary(r: RunReport): string {
-  const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), s.note ? `${headline(s.id, s.figures)} (${s.note})` : headline(s.id, s.figures)]);
+  const rows = r.scenarios.map((s) => [s.id, s.verdict.toUpperCase(), formatMs(s.durationMs), scenarioLine(s)]);
   const out = [
     `agentport load test — ${r.target}${r.setupMs === null ? "" : ` (up in ${formatMs(r.setupMs)})`}`,
     `limits (${r.limitsSource}${r.timeScale !== 1 ? `, time scale ${r.timeScale}` : ""}): ${limitsLine(r)}`,
     ceilingLine(r),
+    runLine(r),
     "",
     ...columns([["SCENARIO", "VERDICT", "TIME", "FIGURES"], ...rows]),
     "",
@@ -39,6 +65,8 @@ export function renderSummary(r: RunReport): string {
   for (const s of r.scenarios) {
     for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
   }
-  out.push("", `${r.passed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}`);
+  if (r.comparison) out.push("", comparisonText(r.comparison));
+  const regressed = !!r.comparison?.regressions.length;
+  out.push("", `${r.passed && !regressed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}${regressed ? " (worse than the baseline)" : ""}`);
   return out.join("\n");
 }

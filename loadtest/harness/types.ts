@@ -1,6 +1,7 @@
 /** Shapes shared by the scenarios, the runner and the reports. */
 import type { Limits } from "../gateway/limits.js";
 import type { Http } from "./http.js";
+import type { Arrivals } from "./pool.js";
 import type { Recorder } from "./recorder.js";
 
 export type Verdict = "pass" | "fail" | "skip";
@@ -62,6 +63,18 @@ export interface Budget {
   ttftP95Ms: number;
   /** p95 end-to-end threshold for non-streaming requests (ms). */
   requestP95Ms: number;
+  /** p95 inter-token and stream end-to-end thresholds (ms); null: not judged. */
+  itlP95Ms: number | null;
+  e2eP95Ms: number | null;
+  /** Share of streams allowed to fail. */
+  maxErrorRate: number;
+  /** Unmeasured streams before the streaming scenario and before each rate of the sweep. */
+  warmup: number;
+  /** The sweep's arrivals. */
+  arrivals: Arrivals;
+  /** Prompt size in tokens (none: a short prompt) and the answer's max_tokens (none: the agent's length). */
+  promptTokens?: number;
+  maxTokens?: number;
   /** Offered rates of the sweep, requests per second (none: no sweep). */
   rates: number[];
   /** How long each rate of the sweep lasts, seconds. */

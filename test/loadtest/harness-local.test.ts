@@ -68,6 +68,23 @@ describe("npm run loadtest -- --local (through nginx, time-scaled)", () => {
     for (const k of ["ttft_p50_ms", "ttft_p95_ms", "itl_p95_ms", "e2e_p95_ms"]) expect(f[k]).toBeGreaterThan(0);
   });
 
+  it("the local agent is paced: a prefill before the first token, then a token every interval", () => {
+    const f = scenario("streaming").figures as Record<string, number>;
+    // --prefill-ms 20 and --token-interval-ms 5 by default, 32 tokens a stream.
+    expect(f.ttft_p50_ms).toBeGreaterThanOrEqual(20);
+    expect(f.itl_p50_ms).toBeGreaterThanOrEqual(4);
+    expect(f.e2e_p50_ms - f.ttft_p50_ms).toBeGreaterThanOrEqual(31 * 4);
+    // Warm-up streams are not measured: 32 streams recorded, not 34.
+    expect(report.samples.filter((s) => s.scenario === "streaming")).toHaveLength(32);
+  });
+
+  it("announced its plan first and sent no more than it planned", () => {
+    expect(run.stdout).toMatch(/^plan for --local \(loopback\):\n/);
+    const planned = Number(/up to ([\d.]+) MiB of request bodies/.exec(run.stdout)![1]) * 1024 * 1024;
+    expect(report.bytesSent).toBeGreaterThan(16 * 1024 * 1024);
+    expect(report.bytesSent).toBeLessThanOrEqual(planned + 0.1 * 1024 * 1024);
+  });
+
   it("a silent stream survives with heartbeats and is cut at the read timeout without them", () => {
     const f = scenario("idle-timeout").figures;
     expect(f.live_complete).toBe(true);
@@ -103,7 +120,7 @@ describe("npm run loadtest -- --local (through nginx, time-scaled)", () => {
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(5);
     expect(html).toContain("Time to first token");
-    expect(html).toContain("Throughput over time");
+    expect(html).toContain("Streams completed over time");
     expect(html).not.toMatch(/<script|<link|src=|url\(/);
     expect(report.samples.length).toBeGreaterThan(32);
   });

@@ -41,6 +41,16 @@ describe("harness options", () => {
     expect(() => parseHarnessArgs(["--local", "--rates", "0"])).toThrow(/--rates must be a number >= 0.001/);
   });
 
+  it("workload, arrivals, caps and thresholds: parsed, or refused naming the flag", () => {
+    const opts = parseHarnessArgs(["--local", "--data", "prompt_tokens=512,output_tokens=64", "--arrivals", "poisson", "--warmup", "0", "--max-bytes", "1g", "--max-error-rate", "0.01", "--itl-p95-ms", "50"]);
+    expect(opts).toMatchObject({ workload: { promptTokens: 512, outputTokens: 64 }, streamTokens: 64, arrivals: "poisson", warmup: 0, maxBytes: 1024 ** 3, slo: { maxErrorRate: 0.01, itlP95Ms: 50 } });
+    expect(parseHarnessArgs(["--local"])).toMatchObject({ maxBytes: 64 * 1024 ** 2, dryRun: false, exceedCap: false, warmup: 2, arrivals: "constant", slo: {} });
+    expect(() => parseHarnessArgs(["--local", "--arrivals", "bursty"])).toThrow(/--arrivals is constant or poisson/);
+    expect(() => parseHarnessArgs(["--local", "--data", "prompt_tokens=0"])).toThrow(/--data prompt_tokens must be a whole number >= 1/);
+    expect(() => parseHarnessArgs(["--local", "--max-error-rate", "2"])).toThrow(/--max-error-rate is a share between 0 and 1/);
+    expect(() => parseHarnessArgs(["--local", "--max-bytes", "much"])).toThrow(/--max-bytes must be a byte size/);
+  });
+
   it("refuses a blank number rather than reading it as 0", () => {
     expect(() => parseHarnessArgs(["--local", "--token-interval-ms", ""])).toThrow(/--token-interval-ms must be a number/);
     expect(() => parseHarnessArgs(["--local", "--connect-timeout-ms", " "])).toThrow(/--connect-timeout-ms must be a number/);

@@ -41,7 +41,9 @@ describe("load-test preflight", () => {
     const r = await run("--target", "http://127.0.0.1:9", "--key", key);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/^preflight: http:\/\/127\.0\.0\.1:9 is not reachable \(ECONNREFUSED/);
-    expect(r.stdout).toBe("");
+    // The plan is announced, and nothing else: no scenario ran.
+    expect(r.stdout).toMatch(/^plan for http:\/\/127\.0\.0\.1:9:\n/);
+    expect(r.stdout).not.toMatch(/PASS|FAIL/);
   });
 
   it("stops with exit 2 when the key is refused, before any request of the run", async () => {

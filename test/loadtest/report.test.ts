@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareRuns } from "../../loadtest/harness/baseline.js";
 import { renderSvg } from "../../loadtest/harness/charts/render.js";
 import { renderHtml } from "../../loadtest/harness/report-html.js";
 import type { RunReport } from "../../loadtest/harness/runner.js";
@@ -51,6 +52,15 @@ describe("the text summary", () => {
     }
   });
 
+  it("a skipped scenario's line says why it was skipped, and nothing it did not measure", async () => {
+    const skipped = structuredClone(run);
+    Object.assign(skipped.scenarios.find((s) => s.id === "idle-timeout")!, { verdict: "skip", note: "no silent agent (pass --silent-model for a deployed target)", checks: [], figures: {} });
+    expect(renderSummary(skipped)).toMatch(/^idle-timeout\s+SKIP\s+\S+ \S+\s+skipped: no silent agent \(pass --silent-model for a deployed target\)$/m);
+    const page = await renderHtml(skipped);
+    expect(page).toContain("<td>skipped: no silent agent (pass --silent-model for a deployed target)</td>");
+    expect(page).not.toMatch(/read timeout –/);
+  });
+
   it("shows one row per offered rate of the sweep", () => {
     expect(text).toMatch(/^OFFERED REQ\/S\s+ACHIEVED REQ\/S\s+OUTPUT TOK\/S/m);
     for (const p of run.sweep) expect(text).toMatch(new RegExp(`^${p.rate}\\s+${one(p.figures.requests_per_s)}\\s+.*${p.valid}/${p.requests}$`, "m"));
@@ -71,9 +81,9 @@ describe("the HTML report of a recorded run", () => {
       "Inter-token latency (per token)",
       "Output tokens per second, per stream",
       "Latency against throughput (rate sweep)",
-      "Throughput per scenario",
-      "Throughput over time (0.1 s buckets)",
-      "Latency of the other operations (min, quartiles, max)",
+      "Stream throughput per scenario",
+      "Streams completed over time (0.1 s buckets)",
+      "Latency of the other operations (box: min, quartiles, max; dots: under 8 samples)",
     ]);
     for (const c of charts) {
       expect(c.width, c.title).toBeGreaterThan(100);
@@ -91,13 +101,46 @@ describe("the HTML report of a recorded run", () => {
     expect(points.length).toBe(validStreams.length);
   });
 
-  it("every scenario appears in the throughput charts, and every sweep rate in the curve", () => {
-    expect(chart("Throughput per scenario").labels).toEqual(expect.arrayContaining(scenarioIds));
-    expect(chart("Throughput per scenario").items.map((i) => i.fields.scenario)).toEqual(scenarioIds);
-    expect(chart("Throughput over time").labels).toEqual(expect.arrayContaining(scenarioIds));
-    expect(new Set(chart("Throughput over time").items.map((i) => i.fields.scenario))).toEqual(new Set(scenarioIds));
+  it("the throughput charts count streams only, each streaming scenario once; every sweep rate is in the curve", () => {
+    const streaming = scenarioIds.filter((id) => validStreams.some((s) => s.scenario === id));
+    expect(streaming).toEqual(["streaming", "rate-sweep"]);
+    expect(chart("Stream throughput per scenario").items.map((i) => i.fields.scenario)).toEqual(streaming);
+    // The revocation scenario's listings are not streams: they no longer dwarf the streams' bars.
+    expect(chart("Stream throughput per scenario").labels).not.toContain("revocation");
+    expect(new Set(chart("Streams completed over time").items.map((i) => i.fields.scenario))).toEqual(new Set(streaming));
+    const overTime = chart("Streams completed over time").items.reduce((a, i) => a + Number(i.fields["valid streams completed/s"]) * 0.1, 0);
+    expect(Math.round(overTime)).toBe(validStreams.length);
     const curve = chart("Latency against throughput").items.filter((i) => /mark-symbol/.test(i.mark));
     expect(curve.map((i) => Number(i.fields.rate)).sort((a, b) => a - b)).toEqual(run.sweep.flatMap((p) => [p.rate, p.rate, p.rate, p.rate]));
+    // p50 and p95 differ in shape, so a p50 under its p95 still shows.
+    expect(new Set(curve.map((i) => i.fields.percentile))).toEqual(new Set(["p50", "p95"]));
+  });
+
+  it("an operation with few samples is drawn as dots, not a box", async () => {
+    const few = [120, 180, 450].map((latencyMs, i) => ({ scenario: "body-limits", op: "files.upload-size", at: i * 100, latencyMs, ok: true }));
+    const withFew = { ...run, samples: [...run.samples, ...few] };
+    const svg = (await renderHtml(withFew)).match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title.startsWith("Latency of the other operations"))!;
+    const of = (op: string, mark: RegExp) => svg.items.filter((i) => mark.test(i.mark) && i.fields.op === op);
+    expect(of("files.upload-size", /mark-symbol/).map((i) => Number(i.fields["latency (ms)"]))).toEqual([120, 180, 450]);
+    expect(of("files.upload-size", /mark-rect/)).toEqual([]);
+    // Twenty-four uploads make a box.
+    expect(of("files.upload", /mark-rect/)).toHaveLength(1);
+    expect(outside(svg)).toEqual([]);
+  });
+
+  it("with a baseline: both runs side by side, bar by bar, and a regression turns the page's verdict", async () => {
+    const worse = structuredClone(run);
+    const f = worse.scenarios.find((s) => s.id === "streaming")!.figures;
+    f.ttft_p95_ms = (f.ttft_p95_ms as number) * 3;
+    worse.comparison = compareRuns(worse, run, 0.1);
+    const page = await renderHtml(worse);
+    expect(page).toMatch(/<h1>agentport load test: <span class="badge fail">FAIL<\/span> worse than the baseline<\/h1>/);
+    expect(page).toMatch(/<tr class="fail"><td>TTFT p95 \(ms\)<\/td>/);
+    const bars = page.match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title === "This run against the baseline (streaming)")!;
+    const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms") && !r.key.startsWith("rate_"));
+    expect(bars.items.filter((i) => /mark-rect/.test(i.mark))).toHaveLength(ms.length * 2);
+    expect(outside(bars)).toEqual([]);
+    expect(bars.labels).toEqual(expect.arrayContaining(["baseline", "this run"]));
   });
 
   it("the geometry check sees a mark drawn past its axis", async () => {

@@ -74,34 +74,39 @@ export const streamTpsSpec = (r: RunReport) =>
     "streams",
   );
 
-/** Completed operations per second of each scenario's own run time; every scenario has a bar. */
-export function scenarioThroughputSpec(r: RunReport): TopLevelSpec {
-  const rows = r.scenarios.map((s) => {
-    const done = r.samples.filter((x) => x.scenario === s.id).length;
-    return { scenario: s.id, rate: s.durationMs > 0 ? done / (s.durationMs / 1000) : 0, done };
+/**
+ * Valid streams completed per second of each streaming scenario's run time. Only streams: other
+ * scenarios' requests (the revocation test's model listings) are not the workload, and their
+ * much larger rates would flatten the streams' bars.
+ */
+export function scenarioThroughputSpec(r: RunReport): TopLevelSpec | null {
+  const rows = r.scenarios.flatMap((s) => {
+    const done = streams(r).filter((x) => x.scenario === s.id).length;
+    return done === 0 || s.durationMs <= 0 ? [] : [{ scenario: s.id, rate: done / (s.durationMs / 1000), done }];
   });
+  if (!rows.length) return null;
   return {
     ...SIZE,
     height: 24 * rows.length,
-    title: "Throughput per scenario",
+    title: "Stream throughput per scenario",
     data: { values: rows },
     mark: { type: "bar", tooltip: false },
     encoding: {
       y: { field: "scenario", type: "nominal", title: null, sort: null },
-      x: { field: "rate", type: "quantitative", title: "completed requests per second (over the scenario's run time)" },
+      x: { field: "rate", type: "quantitative", title: "valid streams completed per second (over the scenario's run time)" },
       color: { ...scenarioColor(r, rows.map((row) => row.scenario)), legend: null },
     },
   };
 }
 
-/** Completions per second over the run, stacked by scenario. */
+/** Valid streams completed per second over the run, stacked by scenario. */
 export function throughputOverTimeSpec(r: RunReport): TopLevelSpec | null {
-  if (!r.samples.length) return null;
+  if (!streams(r).length) return null;
   const step = Math.max(0.1, Math.ceil(r.durationMs / 60 / 100) / 10);
-  const rows = r.samples.map((s) => ({ scenario: s.scenario, end: (s.at + s.latencyMs) / 1000 }));
+  const rows = streams(r).map((s) => ({ scenario: s.scenario, end: (s.at + s.latencyMs) / 1000 }));
   return {
     ...SIZE,
-    title: `Throughput over time (${step} s buckets)`,
+    title: `Streams completed over time (${step} s buckets)`,
     data: { values: rows },
     transform: [
       { bin: { step }, field: "end", as: ["t0", "t1"] },
@@ -113,42 +118,49 @@ export function throughputOverTimeSpec(r: RunReport): TopLevelSpec | null {
       // Already binned: vertical bars from t0 to t1; ticks chosen as for any axis.
       x: { field: "t0", bin: "binned", type: "quantitative", title: "time since start (s)", axis: { tickCount: 8 } },
       x2: { field: "t1" },
-      y: { field: "rate", type: "quantitative", stack: "zero", title: "completions/s" },
+      y: { field: "rate", type: "quantitative", stack: "zero", title: "valid streams completed/s" },
       color: scenarioColor(r, present(rows)),
     },
   };
 }
 
+/** Fewer samples than this make no box: quartiles of 2–4 values say nothing. */
+export const MIN_BOX_SAMPLES = 8;
+
 /**
- * Latency of every non-streaming operation: the spread from min to max, per operation. The idle
- * test's silent streams last as long as they were told to be silent: not a latency.
+ * Latency of every non-streaming operation: a box (min, quartiles, max) where there are enough
+ * samples, each sample as a dot where there are not. The idle test's silent streams last as long
+ * as they were told to be silent: not a latency.
  */
 export function operationsSpec(r: RunReport): TopLevelSpec | null {
   const rows = r.samples.filter((s) => s.op !== STREAM_OP && s.op !== "chat.silent").map((s) => ({ op: s.op, latency: s.latencyMs }));
   if (!rows.length) return null;
   const ops = [...new Set(rows.map((row) => row.op))];
+  const counts = new Map(ops.map((op) => [op, rows.filter((row) => row.op === op).length]));
+  const y = { field: "op", type: "nominal", title: null, sort: ops } as const;
+  const x = { field: "latency", type: "quantitative", title: "latency (ms)" } as const;
+  const box = rows.filter((row) => counts.get(row.op)! >= MIN_BOX_SAMPLES);
+  const dots = rows.filter((row) => counts.get(row.op)! < MIN_BOX_SAMPLES);
   return {
     ...SIZE,
     height: 24 * ops.length,
-    title: "Latency of the other operations (min, quartiles, max)",
-    data: { values: rows },
-    mark: { type: "boxplot", extent: "min-max" },
-    encoding: {
-      y: { field: "op", type: "nominal", title: null, sort: ops },
-      x: { field: "latency", type: "quantitative", title: "latency (ms)" },
-    },
-  };
+    title: `Latency of the other operations (box: min, quartiles, max; dots: under ${MIN_BOX_SAMPLES} samples)`,
+    layer: [
+      ...(box.length ? [{ data: { values: box }, mark: { type: "boxplot", extent: "min-max" }, encoding: { y, x } } as const] : []),
+      ...(dots.length ? [{ data: { values: dots }, mark: { type: "point", filled: true, size: 30, tooltip: false }, encoding: { y, x } } as const] : []),
+    ],
+  } as TopLevelSpec;
 }
 
 /** One point per offered rate: what was achieved against how long it took. */
 export function sweepSpec(r: RunReport): TopLevelSpec | null {
   if (!r.sweep.length) return null;
-  const metrics = [["TTFT p50", "ttft_p50_ms"], ["TTFT p95", "ttft_p95_ms"], ["end-to-end p50", "e2e_p50_ms"], ["end-to-end p95", "e2e_p95_ms"]] as const;
+  const metrics = [["TTFT", "p50", "ttft_p50_ms"], ["TTFT", "p95", "ttft_p95_ms"], ["end-to-end", "p50", "e2e_p50_ms"], ["end-to-end", "p95", "e2e_p95_ms"]] as const;
   const rows = r.sweep.flatMap((p) =>
-    metrics.flatMap(([metric, key]) => {
+    metrics.flatMap(([measure, percentile, key]) => {
       const [x, y] = [p.figures.output_tokens_per_s, p.figures[key]];
       // A log scale has no 0: a latency rounded to 0 ms has nothing to plot.
-      return x === null || y === null || y <= 0 ? [] : [{ rate: p.rate, throughput: x, metric, latency: y }];
+      return x === null || y === null || y <= 0 ? [] : [{ rate: p.rate, throughput: x, measure, percentile, latency: y }];
     }),
   );
   if (!rows.length) return null;
@@ -156,15 +168,45 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
     ...SIZE,
     title: "Latency against throughput (rate sweep)",
     data: { values: rows },
-    mark: { type: "line", point: true, tooltip: false },
+    mark: { type: "line", point: { size: 50, filled: true }, tooltip: false },
     encoding: {
       x: { field: "throughput", type: "quantitative", title: "achieved output tokens/s", scale: { zero: false } },
       // TTFT and end-to-end differ by orders of magnitude: a log scale shows both.
       y: { field: "latency", type: "quantitative", title: "latency (ms, log scale)", scale: { type: "log" } },
-      color: { field: "metric", type: "nominal", title: "latency", sort: metrics.map(([m]) => m) },
+      // p50 and p95 often lie close: colour tells the measure, dash and point shape the percentile,
+      // so a p50 line under its p95 still shows.
+      color: { field: "measure", type: "nominal", title: "latency", sort: ["TTFT", "end-to-end"] },
+      strokeDash: { field: "percentile", type: "nominal", title: "percentile", sort: ["p50", "p95"], scale: { range: [[1, 0], [5, 3]] } },
+      shape: { field: "percentile", type: "nominal", title: "percentile", sort: ["p50", "p95"], scale: { range: ["circle", "triangle-up"] } },
       order: { field: "rate", type: "quantitative" },
     },
   };
 }
 
-export const CHARTS = [ttftSpec, e2eSpec, itlSpec, streamTpsSpec, sweepSpec, scenarioThroughputSpec, throughputOverTimeSpec, operationsSpec];
+/** This run next to the baseline: the streaming scenario's latency percentiles, bar by bar. */
+export function baselineSpec(r: RunReport): TopLevelSpec | null {
+  // The streaming scenario's rows; the sweep's are in the table.
+  const rows = (r.comparison?.rows ?? [])
+    .filter((row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null)
+    .flatMap((row) => [
+      { metric: row.label, run: "baseline", ms: row.baseline, worse: row.worse },
+      { metric: row.label, run: "this run", ms: row.current, worse: row.worse },
+    ]);
+  if (!rows.length) return null;
+  const metrics = [...new Set(rows.map((row) => row.metric))];
+  return {
+    width: SIZE.width,
+    height: 30 * metrics.length,
+    title: "This run against the baseline (streaming)",
+    data: { values: rows },
+    mark: { type: "bar", tooltip: false },
+    encoding: {
+      y: { field: "metric", type: "nominal", title: null, sort: metrics },
+      yOffset: { field: "run", type: "nominal", sort: ["baseline", "this run"] },
+      x: { field: "ms", type: "quantitative", title: "latency (ms)" },
+      color: { field: "run", type: "nominal", title: "run", sort: ["baseline", "this run"], scale: { range: ["#9ca3af", "#2563eb"] } },
+    },
+  };
+}
+
+export const CHARTS = [baselineSpec, ttftSpec, e2eSpec, itlSpec, streamTpsSpec, sweepSpec, scenarioThroughputSpec, throughputOverTimeSpec, operationsSpec];

@@ -1,0 +1,180 @@
+/**
+ * Runs compared: --baseline previous.json judges each metric against an earlier run with a
+ * tolerance, exits 1 when one got worse, and the HTML report shows both runs side by side.
+ * Thresholds come from the stack's `api.slo` block; --stack NAME finds the deployed API's URL.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseHarnessArgs } from "../../loadtest/harness/args.js";
+import { compareRuns } from "../../loadtest/harness/baseline.js";
+import type { RunReport } from "../../loadtest/harness/runner.js";
+import { resolveSlo } from "../../loadtest/harness/slo.js";
+import { stackTargetUrl } from "../../loadtest/harness/stack-target.js";
+import { validateStack } from "../../infra/stack/validate.js";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { rawStack } from "../infra/fixtures.js";
+import { listen } from "../helpers/openai-client.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const CLI = join(ROOT, "loadtest/harness/cli.ts");
+const recorded = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures/recorded-run.json"), "utf8")) as RunReport;
+
+function harness(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A copy of a report whose streaming figures are scaled: latencies by `latency`, rates by 1/latency. */
+function scaled(r: RunReport, latency: number): RunReport {
+  const copy = structuredClone(r);
+  const f = copy.scenarios.find((s) => s.id === "streaming")!.figures;
+  for (const [k, v] of Object.entries(f)) {
+    if (typeof v !== "number") continue;
+    if (k.endsWith("_ms") && !k.startsWith("wall")) f[k] = v * latency;
+    if (k.endsWith("_per_s")) f[k] = v / latency;
+  }
+  return copy;
+}
+
+describe("comparing two runs", () => {
+  it("an identical run passes; every metric is compared", () => {
+    const c = compareRuns(recorded, recorded, 0.1);
+    expect(c.regressions).toEqual([]);
+    expect(c.rows.map((r) => r.key)).toEqual(expect.arrayContaining(["ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "itl_p95_ms", "e2e_p99_ms", "output_tokens_per_s", "error_rate"]));
+    expect(c.rows.every((r) => r.change === null || r.change === 0)).toBe(true);
+  });
+
+  it("an injected regression fails, named; a change within the tolerance does not", () => {
+    const worse = structuredClone(recorded);
+    const f = worse.scenarios.find((s) => s.id === "streaming")!.figures;
+    f.ttft_p95_ms = (f.ttft_p95_ms as number) * 2 + 5;
+    f.output_tokens_per_s = (f.output_tokens_per_s as number) / 2;
+    expect(compareRuns(worse, recorded, 0.1).regressions).toEqual(["TTFT p95 (ms)", "output tokens/s"]);
+    expect(compareRuns(scaled(recorded, 1.05), recorded, 0.1).regressions).toEqual([]);
+    // Better is never worse.
+    expect(compareRuns(recorded, worse, 0.1).regressions).toEqual([]);
+  });
+
+  it("each sweep rate both runs offered is compared too", () => {
+    const slower = structuredClone(recorded);
+    const point = slower.sweep[1];
+    point.figures.e2e_p95_ms = (point.figures.e2e_p95_ms as number) * 2;
+    const c = compareRuns(slower, recorded, 0.1);
+    expect(c.rows.filter((r) => r.key.startsWith("rate_")).length).toBe(recorded.sweep.length * 6);
+    expect(c.regressions).toEqual([`${point.rate} req/s: end-to-end p95 (ms)`]);
+    // A rate the baseline did not offer has nothing to be compared with.
+    const other = structuredClone(recorded);
+    other.sweep = other.sweep.map((p) => ({ ...p, rate: p.rate + 0.5 }));
+    expect(compareRuns(slower, other, 0.1).rows.filter((r) => r.key.startsWith("rate_"))).toEqual([]);
+  });
+
+  it("a sub-millisecond wobble is noise, not a regression", () => {
+    const wobble = structuredClone(recorded);
+    const f = wobble.scenarios.find((s) => s.id === "streaming")!.figures;
+    const base = structuredClone(recorded);
+    base.scenarios.find((s) => s.id === "streaming")!.figures.itl_p50_ms = 0.4;
+    f.itl_p50_ms = 0.9;
+    expect(compareRuns(wobble, base, 0.1).regressions).toEqual([]);
+  });
+});
+
+describe("SLOs and targets from the stack", () => {
+  it("reads the thresholds from the stack's api.slo; flags override them", () => {
+    expect(resolveSlo("prod-aws", undefined, {})).toEqual({ slo: { ttftP95Ms: 800, itlP95Ms: 40, e2eP95Ms: 8000, requestP95Ms: 4000, maxErrorRate: 0.001 }, source: "stack prod-aws" });
+    expect(resolveSlo("prod-aws", undefined, parseHarnessArgs(["--stack", "prod-aws", "--key", "k", "--ttft-p95-ms", "500"]).slo).slo.ttftP95Ms).toBe(500);
+    expect(resolveSlo("local", undefined, {}).source).toBe("defaults");
+  });
+
+  it("the stack schema checks the slo: block like any other setting", () => {
+    const raw = rawStack("prod-aws");
+    raw.api.slo = { ttftP95Ms: 0, maxErrorRate: 2, p95: 1 };
+    const v = validateStack(raw);
+    expect(v.ok).toBe(false);
+    expect(v.issues.map((i) => i.path).sort()).toEqual(["api.slo.maxErrorRate", "api.slo.p95", "api.slo.ttftP95Ms"]);
+  });
+
+  it("--stack NAME --key KEY targets the stack's API, from its config or its outputs", () => {
+    expect(parseHarnessArgs(["--stack", "prod-aws", "--key", "k"]).mode).toBe("target");
+    expect(stackTargetUrl("prod-aws", undefined, undefined)).toEqual({ url: "https://api.agents.example.com", source: "stack prod-aws config" });
+    const outputs = join(mkdtempSync(join(tmpdir(), "agentport-outputs-")), "outputs.json");
+    writeFileSync(outputs, JSON.stringify({ apiBaseUrl: "https://api.prod.example.net/v1", chatUrl: "https://chat.example.net" }));
+    expect(stackTargetUrl("prod-aws", undefined, outputs).url).toBe("https://api.prod.example.net");
+    writeFileSync(outputs, "{}");
+    expect(() => stackTargetUrl("prod-aws", undefined, outputs)).toThrow(/has no apiBaseUrl \(write it with: pulumi stack output --json/);
+  });
+
+  it("--k6-env --stack NAME gives the k6 scripts the stack's API URL", async () => {
+    const r = await harness(["--k6-env", "--stack", "prod-aws"]);
+    expect(r.stdout).toMatch(/^BASE_URL=https:\/\/api\.agents\.example\.com$/m);
+  });
+
+  it("a dry run against a stack announces the stack's URL and its thresholds' source", async () => {
+    const r = await harness(["--stack", "prod-aws", "--key", "ap-x", "--scenarios", "streaming", "--dry-run"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^plan for https:\/\/api\.agents\.example\.com:$/m);
+    expect(r.stdout).toMatch(/^thresholds \(stack prod-aws\): TTFT p95 800 ms · inter-token p95 40 ms · e2e p95 8000 ms · other requests p95 4000 ms · failed streams ≤ 0.1 %$/m);
+  });
+});
+
+describe("npm run loadtest -- --baseline", () => {
+  let t: TestApp;
+  let base: string;
+  let key: string;
+  const dir = mkdtempSync(join(tmpdir(), "agentport-baseline-"));
+  let first: RunReport;
+  beforeAll(async () => {
+    const agents = join(dir, "agents.json");
+    writeFileSync(agents, JSON.stringify({ agents: [{ id: "paced", kind: "synthetic", tokens: 12, interval_ms: 5, silence_ms: 30 }] }));
+    t = await buildTestApp("pglite", { AGENTS_FILE: agents });
+    base = (await listen(t.app)).replace(/\/v1$/, "");
+    key = (await t.createKey()).secret;
+    const r = await run("--json", join(dir, "first.json"));
+    expect(r.code, r.stderr).toBe(0);
+    first = JSON.parse(readFileSync(join(dir, "first.json"), "utf8")) as RunReport;
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const run = (...args: string[]) =>
+    harness(["--target", base, "--key", key, "--scenarios", "streaming", "--requests", "6", "--concurrency", "3", "--ceiling-seconds", "0", "--stream-model", "agentport/paced", "--stream-tokens", "12", "--ttft-p95-ms", "60000", ...args]);
+
+  it("exits 1 and names the metrics that got worse than a (much better) baseline", async () => {
+    writeFileSync(join(dir, "better.json"), JSON.stringify(scaled(first, 0.01)));
+    const r = await run("--baseline", join(dir, "better.json"), "--html", join(dir, "report.html"));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^streaming\s+PASS/m);
+    expect(r.stdout).toMatch(/^WORSE than the baseline: TTFT p50 \(ms\), TTFT p95 \(ms\)/m);
+    expect(r.stdout).toMatch(/^TTFT p95 \(ms\)\s+[\d.]+\s+[\d.]+\s+\+[\d.]+ %\s+WORSE$/m);
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    expect(html).toContain("<h2>Against the baseline</h2>");
+    expect(html).toContain("This run against the baseline (streaming)");
+  });
+
+  it("exits 0 against a baseline it does not fall behind", async () => {
+    writeFileSync(join(dir, "worse.json"), JSON.stringify(scaled(first, 100)));
+    const r = await run("--baseline", join(dir, "worse.json"));
+    expect(r.stdout).toMatch(/^no metric worse than the baseline$/m);
+    expect(r.code).toBe(0);
+  });
+
+  it("a paced agent: inter-token latency is not 0 and TTFT is not end-to-end", () => {
+    const f = first.scenarios[0].figures as Record<string, number>;
+    expect(f.itl_p50_ms).toBeGreaterThanOrEqual(4);
+    expect(f.ttft_p50_ms).toBeGreaterThanOrEqual(30);
+    expect(f.e2e_p50_ms - f.ttft_p50_ms).toBeGreaterThanOrEqual(11 * 4);
+    expect(f.warmup_streams).toBe(2);
+    expect(first.samples).toHaveLength(6);
+  });
+
+  it("refuses a baseline that is not a report", async () => {
+    writeFileSync(join(dir, "junk.json"), "{}");
+    const r = await run("--baseline", join(dir, "junk.json"), "--dry-run");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a --json report with the streaming scenario's figures/);
+  });
+});
