@@ -102,6 +102,34 @@ describe("MCP ask_* runs go through the metered path", () => {
 });
 
 describe("a run is metered however it ends", () => {
+  it("an MCP tool call whose client disconnects is cancelled, and metered with what it produced", async () => {
+    const t = await app();
+    const url = `${await listen(t)}/mcp`;
+    const key = await keyWith(t, { rateLimitRpm: 100 });
+    const init = await mcpPost(url, key.secret, initializeMessage("2025-03-26"));
+    const session = init.headers.get("mcp-session-id")!;
+    await init.text();
+    const leave = new AbortController();
+    const call = fetch(url, {
+      method: "POST",
+      headers: { ...bearer(key.secret), accept: ACCEPT_BOTH, "content-type": "application/json", "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask_slow", arguments: { question: "Hello" } } }),
+      signal: leave.signal,
+    });
+    // The slow agent streams 400 tokens 10 ms apart: leave once it has begun.
+    await call;
+    await new Promise((r) => setTimeout(r, 300));
+    leave.abort();
+    let usage = await usageOf(t, key.id);
+    for (let i = 0; i < 200 && usage.requests === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      usage = await usageOf(t, key.id);
+    }
+    expect(usage.requests).toBe(1);
+    expect(usage.output).toBeGreaterThan(0);
+    expect(usage.output).toBeLessThan(400);
+  });
+
   it("a stream the client leaves early is recorded with what was produced, and spends the key's tokens", async () => {
     const t = await app();
     const base = await listen(t);

@@ -99,6 +99,8 @@ export default fp(
   async (app) => {
     const limiter = new KeyLimiter(app.redis && new RedisWindows(app.redis), app.log, app.metrics.limiterDegraded);
     const sinks = { limiter, usage: app.usage, chat: app.chatMetrics };
+    // Registered after Redis, so this runs before its connection closes.
+    app.addHook("onClose", () => limiter.close());
     const { rateLimitRpm, rateLimitTpm } = app.config;
 
     /** Reserves and answers the headers, or throws the 429. */

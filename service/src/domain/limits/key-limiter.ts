@@ -65,6 +65,11 @@ export class KeyLimiter {
     reserved.store.settle(key, reserved.window, delta).catch((err: unknown) => this.failed(err));
   }
 
+  /** At shutdown: the last settlements are written while the connection is still open. */
+  async close(): Promise<void> {
+    await this.shared?.close?.();
+  }
+
   private failed(err: unknown): void {
     this.nextProbeAt = Date.now() + PROBE_EVERY_MS;
     if (this.degraded) return;

@@ -35,19 +35,29 @@ if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
 return {1, r, t, ttl, w}
 `;
 
-/** KEYS[1] the key's window; ARGV the window id reserved in, the token delta. Never below 0. */
+/** KEYS the keys' windows; ARGV a window id and a token delta for each. Never below 0. */
 const SETTLE = `
-if redis.call('HGET', KEYS[1], 'w') ~= ARGV[1] then return 0 end
-local t = redis.call('HINCRBY', KEYS[1], 't', ARGV[2])
-if t < 0 then redis.call('HSET', KEYS[1], 't', 0) end
+for i, key in ipairs(KEYS) do
+  if redis.call('HGET', key, 'w') == ARGV[2 * i - 1] then
+    local t = redis.call('HINCRBY', key, 't', ARGV[2 * i])
+    if t < 0 then redis.call('HSET', key, 't', 0) end
+  end
+end
 return 1
 `;
+
+/**
+ * Settlements are sent together, one script call per this many milliseconds, not one per run:
+ * under load a round trip per run costs as much CPU as the reservation itself. A window sees a
+ * refund at most this late.
+ */
+const SETTLE_BATCH_MS = 20;
 
 type Reply = [number, number, number, number, string];
 
 interface LimitCommands {
   agentportReserve(key: string, rpm: number, tpm: number, tokens: number, windowMs: number, id: string): Promise<Reply>;
-  agentportSettle(key: string, window: string, delta: number): Promise<number>;
+  agentportSettle(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
 }
 
 export class RedisWindows implements LimitWindows {
@@ -58,7 +68,7 @@ export class RedisWindows implements LimitWindows {
   constructor(redis: Redis) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not know it yet.
     redis.defineCommand("agentportReserve", { numberOfKeys: 1, lua: RESERVE });
-    redis.defineCommand("agentportSettle", { numberOfKeys: 1, lua: SETTLE });
+    redis.defineCommand("agentportSettle", { lua: SETTLE });
     this.redis = redis as Redis & LimitCommands;
   }
 
@@ -69,8 +79,40 @@ export class RedisWindows implements LimitWindows {
     return { allowed: allowed === 1, requests, tokens: used, resetMs, window };
   }
 
-  async settle(key: string, window: string, delta: number): Promise<void> {
-    await this.redis.agentportSettle(redisKey(key), window, delta);
+  private pending = new Map<string, { key: string; window: string; delta: number }>();
+  private batch?: { timer: NodeJS.Timeout; written: Promise<void>; write: () => void };
+
+  /** Adds to the next batch (deltas to one window are summed); resolves once the batch is written. */
+  settle(key: string, window: string, delta: number): Promise<void> {
+    const id = key + "\n" + window;
+    const known = this.pending.get(id);
+    if (known) known.delta += delta;
+    else this.pending.set(id, { key, window, delta });
+    this.batch ??= this.nextBatch();
+    return this.batch.written;
+  }
+
+  /** Writes what is pending now (at shutdown, before the connection closes). */
+  async close(): Promise<void> {
+    if (!this.batch) return;
+    clearTimeout(this.batch.timer);
+    this.batch.write();
+    await this.batch.written.catch(() => {});
+  }
+
+  private nextBatch() {
+    let write!: () => void;
+    const written = new Promise<void>((resolve) => (write = resolve)).then(() => this.flush());
+    return { timer: setTimeout(write, SETTLE_BATCH_MS), written, write };
+  }
+
+  private async flush(): Promise<void> {
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.batch = undefined;
+    const keys = batch.map((s) => redisKey(s.key));
+    const args = batch.flatMap((s) => [s.window, s.delta]);
+    await this.redis.agentportSettle(keys.length, ...keys, ...args);
   }
 }
 

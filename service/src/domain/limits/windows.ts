@@ -30,6 +30,8 @@ export interface LimitWindows {
   reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision>;
   /** Adds `delta` tokens (negative: a refund) to the window the reservation was made in, if it still lasts. */
   settle(key: string, window: string, delta: number): Promise<void>;
+  /** Writes what is still pending (settlements sent in batches). */
+  close?(): Promise<void>;
 }
 
 /** The one admission rule, shared with the Lua script: a request unit left, and tokens not yet spent. */
