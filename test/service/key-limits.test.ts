@@ -208,6 +208,22 @@ describe("tokens per minute across replicas", () => {
   });
 });
 
+describe("a chat request is one request unit", () => {
+  it("whether it runs or is refused for its body or model", async () => {
+    const t = await app();
+    const key = await keyWith(t, { rateLimitRpm: 3 });
+    const chat = (payload: object) => t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: bearer(key.secret), payload });
+    const ran = await chat({ model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] });
+    expect(ran.statusCode).toBe(200);
+    expect(ran.headers["x-ratelimit-remaining-requests"]).toBe("2");
+    expect((await chat({ model: "agentport/syn", messages: "not a list" })).statusCode).toBe(400);
+    const unknown = await chat({ model: "agentport/nope", messages: [{ role: "user", content: "Hello" }] });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers["x-ratelimit-remaining-requests"]).toBe("0");
+    expect((await chat({ model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] })).statusCode).toBe(429);
+  });
+});
+
 describe("the deployment's limits are a ceiling for keys", () => {
   it("refuses a key's limit above the deployment's, and one the column cannot store, naming the field", async () => {
     const t = await app({ RATE_LIMIT_RPM: "100" });

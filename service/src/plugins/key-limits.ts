@@ -41,6 +41,8 @@ export interface StartedRun {
 }
 
 export interface KeyLimits {
+  /** One request unit for a request that did not become a run (a refused chat body); throws the 429 past the limit. */
+  countRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Reserves a run's request unit and token estimate; throws the 429 when the key is over a limit. */
   startRun(principal: RunPrincipal, ask: RunAsk): Promise<StartedRun>;
   /** "redis", "memory" (no REDIS_URL) or "degraded" (Redis away: counted per replica). */
@@ -113,27 +115,33 @@ export default fp(
       throw err;
     }
 
+    async function startRun(principal: RunPrincipal, ask: RunAsk): Promise<StartedRun> {
+      const estimate = estimateRun(ask.messages, ask.maxTokens, ask.agentCap);
+      const rpm = principal.rpm ?? rateLimitRpm;
+      const tpm = principal.tpm ?? rateLimitTpm;
+      if (rpm === undefined && tpm === undefined) return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
+      const { reserved, headers } = await reserve(principal.keyId, rpm, tpm, tpm === undefined ? 0 : estimate.prompt + estimate.completion);
+      return { run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved), headers };
+    }
+
+    /** One request unit against the key's RPM, with its headers. */
+    async function countRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const rpm = request.auth.rpm ?? rateLimitRpm;
+      if (rpm === undefined) return;
+      const { headers } = await reserve(request.auth.keyId, rpm, undefined, 0);
+      void reply.headers(headers);
+    }
     app.decorate("keyLimits", {
       get mode() {
         return limiter.mode;
       },
-      async startRun(principal: RunPrincipal, ask: RunAsk): Promise<StartedRun> {
-        const estimate = estimateRun(ask.messages, ask.maxTokens, ask.agentCap);
-        const rpm = principal.rpm ?? rateLimitRpm;
-        const tpm = principal.tpm ?? rateLimitTpm;
-        if (rpm === undefined && tpm === undefined) return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
-        const { reserved, headers } = await reserve(principal.keyId, rpm, tpm, tpm === undefined ? 0 : estimate.prompt + estimate.completion);
-        return { run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved), headers };
-      },
+      countRequest,
+      startRun,
     });
 
     app.decorate("limitKeyRequests", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const rpm = request.auth.rpm ?? rateLimitRpm;
-      if (rpm === undefined || request.routeOptions.config.meteredRun) return done();
-      reserve(request.auth.keyId, rpm, undefined, 0).then(({ headers }) => {
-        void reply.headers(headers);
-        done();
-      }, done);
+      if ((request.auth.rpm ?? rateLimitRpm) === undefined || request.routeOptions.config.meteredRun) return done();
+      countRequest(request, reply).then(() => done(), done);
     });
   },
   { name: "key-limits", dependencies: ["api-keys", "redis", "metrics", "usage"] },
