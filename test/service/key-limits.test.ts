@@ -239,4 +239,14 @@ describe("the deployment's limits are a ceiling for keys", () => {
     expect(huge.json().error.message).not.toContain("NUL");
     expect((await create({ rpm: 100, tpm: 2_147_483_647 })).statusCode).toBe(201);
   });
+
+  it("caps a key made before the deployment lowered its limit", async () => {
+    const t = await app({ RATE_LIMIT_RPM: "2" });
+    const key = await keyWith(t, { rateLimitRpm: 50 });
+    const models = () => t.app.inject({ url: "/v1/models", headers: bearer(key.secret) });
+    const first = await models();
+    expect(first.headers["x-ratelimit-limit-requests"]).toBe("2");
+    expect((await models()).statusCode).toBe(200);
+    expect((await models()).statusCode).toBe(429);
+  });
 });

@@ -5,7 +5,8 @@
  * request is its run: every agent run (a chat completion, JSON or streamed; an MCP `ask_*` tool
  * call — a batch of 16 is 16 runs) costs one request unit and reserves its token estimate
  * (domain/limits/estimate.ts) in the same atomic step, one Redis round trip; its end settles the
- * window to the actual tokens. Limits: the key's own `rate_limits`, else RATE_LIMIT_RPM/TPM.
+ * window to the actual tokens. Limits: the key's own `rate_limits`, capped by RATE_LIMIT_RPM/TPM,
+ * else those.
  *
  * Answers under a limit carry OpenAI's headers (`x-ratelimit-limit-*`, `-remaining-*`, `-reset-*`
  * for requests and tokens, remaining after this request's reservation); over it, 429
@@ -68,6 +69,15 @@ export function resetDuration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
 }
 
+/**
+ * A key's limit: its own, capped by the deployment's (a key made before the deployment lowered its
+ * limit gets no more than the rest), else the deployment's.
+ */
+function effectiveLimit(own: number | undefined, deployment: number | undefined): number | undefined {
+  if (own === undefined) return deployment;
+  return deployment === undefined ? own : Math.min(own, deployment);
+}
+
 /** The headers of one decision, for the limits the key has. */
 function limitHeaders(decision: Reserved, rpm: number | undefined, tpm: number | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -117,8 +127,8 @@ export default fp(
 
     async function startRun(principal: RunPrincipal, ask: RunAsk): Promise<StartedRun> {
       const estimate = estimateRun(ask.messages, ask.maxTokens, ask.agentCap);
-      const rpm = principal.rpm ?? rateLimitRpm;
-      const tpm = principal.tpm ?? rateLimitTpm;
+      const rpm = effectiveLimit(principal.rpm, rateLimitRpm);
+      const tpm = effectiveLimit(principal.tpm, rateLimitTpm);
       if (rpm === undefined && tpm === undefined) return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
       const { reserved, headers } = await reserve(principal.keyId, rpm, tpm, tpm === undefined ? 0 : estimate.prompt + estimate.completion);
       return { run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved), headers };
@@ -126,7 +136,7 @@ export default fp(
 
     /** One request unit against the key's RPM, with its headers. */
     async function countRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const rpm = request.auth.rpm ?? rateLimitRpm;
+      const rpm = effectiveLimit(request.auth.rpm, rateLimitRpm);
       if (rpm === undefined) return;
       const { headers } = await reserve(request.auth.keyId, rpm, undefined, 0);
       void reply.headers(headers);
