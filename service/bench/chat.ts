@@ -82,6 +82,13 @@ function pairs(s: Endpoints): Pair[] {
       reference: ours("agentport synthetic-20, JSON, no limit", synthetic, false),
       ours: { name: "agentport synthetic-20, JSON, RPM+TPM in Redis", url: `${s.limited}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${s.limitedKey}` }, body: chatBody(synthetic, false) },
     },
+    // Issue 28's goal 2: the limits almost free on the relay (one reservation round trip per run, settlement pipelined).
+    ...([false, true] as const).map((stream) => ({
+      what: `limits on (Redis, RPM+TPM) vs off, llm ${stream ? "SSE" : "JSON"}`,
+      goal: 0.85,
+      reference: ours(`agentport llm agent, ${stream ? "SSE" : "JSON"}, no limit`, "agentport/llm-bench", stream),
+      ours: { name: `agentport llm agent, ${stream ? "SSE" : "JSON"}, RPM+TPM in Redis`, url: `${s.limited}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${s.limitedKey}` }, body: chatBody("agentport/llm-bench", stream) },
+    })),
     {
       what: "models list",
       goal: 0.7,

@@ -26,9 +26,8 @@ import filesPlugin from "./plugins/files.js";
 import metricsPlugin from "./plugins/metrics.js";
 import openapiPlugin from "./plugins/openapi.js";
 import corsPlugin from "./plugins/cors.js";
-import rateLimitPlugin from "./plugins/rate-limit.js";
 import redisPlugin from "./plugins/redis.js";
-import tokenLimitPlugin from "./plugins/token-limit.js";
+import keyLimitsPlugin from "./plugins/key-limits.js";
 import usagePlugin from "./plugins/usage.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
@@ -143,9 +142,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Before what it counts: the limits and the agents' upstream calls.
   await app.register(metricsPlugin, { requests });
   await app.register(redisPlugin);
-  await app.register(rateLimitPlugin);
-  await app.register(tokenLimitPlugin);
   await app.register(usagePlugin);
+  await app.register(keyLimitsPlugin);
   await app.register(filesPlugin, { blobs: opts.blobs });
   await app.register(agentsPlugin);
 

@@ -30,12 +30,14 @@ export interface ServiceConfig {
   publicUrl: string;
   /** Browser origins allowed to call the API and MCP across sites (CORS_ORIGINS); none by default. */
   corsOrigins: string[];
-  /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); undefined: unlimited. */
+  /** Requests per minute per API key (RATE_LIMIT_RPM): a key's own may only be lower; undefined: unlimited. */
   rateLimitRpm?: number;
-  /** Tokens (prompt + completion) per minute per API key unless the key has its own (RATE_LIMIT_TPM); undefined: unlimited. */
+  /** Tokens (prompt + completion) per minute per API key (RATE_LIMIT_TPM): a key's own may only be lower; undefined: unlimited. */
   rateLimitTpm?: number;
   /** Redis shared by the replicas for rate limits (REDIS_URL, rediss:// for TLS); unset: per process. */
   redisUrl?: string;
+  /** Bounds on every Redis call (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a limit is counted per replica. */
+  redisTimeouts: { connectMs: number; commandMs: number };
   /** Where the embedded store, local blobs and the running server's record live (DATA_DIR). */
   dataDir: string;
   /** PostgreSQL connection string; when absent, PGlite persists to `${dataDir}/pg`. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 0, 1) : undefined,
     rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 0, 1) : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisTimeouts: { connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1), commandMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 250, 1) },
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schemaName(env.DATABASE_SCHEMA),

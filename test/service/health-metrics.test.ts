@@ -10,7 +10,7 @@ describe("health and metrics", () => {
 
   it("liveness and readiness answer without a key", async () => {
     expect((await t.app.inject("/health")).json()).toEqual({ status: "ok" });
-    expect((await t.app.inject("/health/ready")).json()).toEqual({ status: "ready", store: "pglite", notifications: "live" });
+    expect((await t.app.inject("/health/ready")).json()).toEqual({ status: "ready", store: "pglite", notifications: "live", limits: "memory" });
   });
 
   it("readiness fails with 503 in the envelope when the store does not answer", async () => {

@@ -2,7 +2,8 @@
  * What the MCP tools need from the rest of the service, as narrow interfaces: the agent registry
  * (the agents contract) and a view of the files module (`files-adapter.ts`).
  */
-import type { AgentRegistry, FileSearchHit } from "../domain/agents/types.js";
+import type { AgentEvent, AgentRegistry, ChatMessage, FileSearchHit } from "../domain/agents/types.js";
+import type { ChatOutcome } from "../metrics/chat-metrics.js";
 import type { ApiKeyPrincipal } from "../domain/api-keys.js";
 
 export interface McpFileRecord {
@@ -28,10 +29,21 @@ export interface McpLogger {
   warn(obj: object, msg?: string): void;
 }
 
+/** One agent run's metering (plugins/key-limits.ts): fed every event, ended once. */
+export interface McpMeteredRun {
+  saw(event: AgentEvent): void;
+  end(outcome: ChatOutcome, streamed: boolean): void;
+}
+
 /** Everything one session's server is built from. */
 export interface McpServerDeps {
   principal: ApiKeyPrincipal;
   agents: AgentRegistry;
+  /**
+   * Reserves an agent run against the key's limits (one request unit and its token estimate);
+   * rejects with the 429 ApiError when the key is over a limit.
+   */
+  startRun(ask: { model: string; messages: readonly ChatMessage[]; agentCap?: number }): Promise<McpMeteredRun>;
   files: McpFiles;
   /** Marks the session busy while a tool runs (idle sessions are closed, busy ones never). */
   busy(sessionId: string | undefined): () => void;

@@ -4,7 +4,7 @@
  * (metrics/request-counts.ts), chat figures from `app.chatMetrics`, the rest from `app.metrics`.
  */
 import fp from "fastify-plugin";
-import { Counter, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
 
@@ -16,6 +16,8 @@ export type LimitKind = "requests" | "tokens";
 export interface ServiceMetrics {
   /** A request refused with 429 by a key's requests- or tokens-per-minute limit. */
   rateLimited(limit: LimitKind): void;
+  /** Whether the shared rate-limit counter (Redis) is away and limits are counted per replica. */
+  limiterDegraded(degraded: boolean): void;
   /**
    * An `llm` agent's upstream call failed: its HTTP status, or `timeout`, `connection` (no
    * answer) or `bad_response` (an answer that broke off or could not be read).
@@ -65,8 +67,15 @@ export default fp<MetricsOptions>(
       labelNames: ["status"] as const,
       registers: [registry],
     });
+    const limiterDegraded = new Gauge({
+      name: "agentport_rate_limit_degraded",
+      help: "1 while Redis, the replicas' shared rate-limit counter, is away and each replica counts limits alone",
+      registers: [registry],
+    });
+    limiterDegraded.set(0);
     app.decorate("metrics", {
       rateLimited: (limit) => refusals.inc({ limit }),
+      limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
       upstreamError: (status) => upstreamErrors.inc({ status }),
     } satisfies ServiceMetrics);
 

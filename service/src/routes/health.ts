@@ -2,7 +2,9 @@
  * Liveness (`/health`: the process answers) and readiness (`/health/ready`: the store answers).
  * Readiness stays 200 while only the revocation listener is down ("degraded"): the replica still
  * answers correctly — every key check goes to the store — so taking it out of the Service's
- * endpoints would turn a listener problem on every replica into a full outage.
+ * endpoints would turn a listener problem on every replica into a full outage. Likewise while Redis,
+ * the shared rate-limit counter, is away (`limits: "degraded"`): each replica counts the limits
+ * alone meanwhile, and an outage of the counter must not become an outage of the API.
  */
 import type { FastifyInstance } from "fastify";
 import { unavailable } from "../errors.js";
@@ -16,6 +18,7 @@ export default async function healthRoutes(app: FastifyInstance) {
       throw unavailable("The metadata store is not answering.");
     }
     const notifications = app.db.notificationsLive() ? "live" : "down";
-    return { status: notifications === "live" ? "ready" : "degraded", store: app.db.kind, notifications };
+    const limits = app.keyLimits.mode;
+    return { status: notifications === "live" && limits !== "degraded" ? "ready" : "degraded", store: app.db.kind, notifications, limits };
   });
 }

@@ -22,6 +22,7 @@ export function syntheticAgent(info: AgentInfo, spec: SyntheticSpec): Agent {
   const whole = spec.tokens <= 4096 ? text(spec.tokens) : undefined;
   return {
     ...info,
+    maxCompletionTokens: spec.tokens,
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
       const limit = request.max_tokens ?? Infinity;
       const count = Math.min(spec.tokens, limit);

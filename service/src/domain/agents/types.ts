@@ -100,6 +100,8 @@ export interface AgentInfo {
 }
 
 export interface Agent extends AgentInfo {
+  /** The most tokens its answer can have, when the agent has such a cap (what a run reserves). */
+  maxCompletionTokens?: number;
   /**
    * Runs the agent. Errors before the first event reject the first `next()`; an upstream
    * failure is an `ApiError` (502) so callers can map it to a status or a stream error event.

@@ -6,7 +6,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import type { AgentInfo, ChatMessage } from "../../domain/agents/types.js";
-import type { McpServerDeps } from "../deps.js";
+import type { McpMeteredRun, McpServerDeps } from "../deps.js";
+import type { ChatOutcome } from "../../metrics/chat-metrics.js";
 import { agentToolNames } from "../tool-names.js";
 import { errorResult, failureMessage, textResult } from "./results.js";
 
@@ -52,15 +53,24 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         if (question && messages) conversation.push({ role: "user", content: question });
         const agent = agents.resolve(principal.projectId, info.modelId);
         if (!agent) return errorResult(`The agent "${info.id}" no longer exists in this project.`);
+        // Every run is metered and limited like a chat completion: one request unit and its tokens.
+        let metered: McpMeteredRun;
+        try {
+          metered = await deps.startRun({ model: agent.modelId, messages: conversation, agentCap: agent.maxCompletionTokens });
+        } catch (err) {
+          return errorResult(failureMessage(err, `Asking "${info.id}"`));
+        }
         const done = deps.busy(extra.sessionId);
         const signal = AbortSignal.any([extra.signal, deps.drainDeadline]);
         const progressToken = extra._meta?.progressToken;
         let answer = "";
         let fragments = 0;
+        let outcome: ChatOutcome = "ok";
         try {
           // Without a progress token nobody watches the stream: an llm agent may ask its upstream for one reply.
           const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
           for await (const event of agent.run(request, { projectId: principal.projectId, signal, upstreamSignal: signal, log: deps.log })) {
+            metered.saw(event);
             // An llm agent relays its upstream's answer: its text is read off the way.
             const texts = event.type === "contents" ? event.texts : event.type === "content" || event.type === "chunks" || event.type === "completion" ? [event.text] : [];
             for (const text of texts) {
@@ -76,10 +86,12 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
             }
           }
         } catch (err) {
+          outcome = signal.aborted ? "client_closed" : "error";
           if (signal.aborted) return errorResult(`The agent "${info.id}" was stopped before it finished.`);
           deps.log.warn({ err, agent: info.id }, "mcp agent tool failed");
           return errorResult(failureMessage(err, `Asking "${info.id}"`));
         } finally {
+          metered.end(outcome, progressToken !== undefined);
           done();
         }
         return textResult(answer);

@@ -7,6 +7,7 @@ export function sessionDeps(app: FastifyInstance, request: FastifyRequest): McpS
   return {
     principal: request.auth,
     agents: app.agents,
+    startRun: async (ask) => (await app.keyLimits.startRun(request.auth, ask)).run,
     files: mcpFiles(app.files),
     busy: (sessionId) => (sessionId ? app.mcpSessions.begin(sessionId) : () => {}),
     drainDeadline: app.drainDeadline,

@@ -13,6 +13,7 @@ import type { McpSession } from "../../mcp/session-registry.js";
 import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
+import { cancelOnDisconnect } from "./cancel-on-disconnect.js";
 
 type StreamableSession = Extract<McpSession, { kind: "streamable" }>;
 
@@ -90,6 +91,7 @@ export default async function streamableRoutes(app: FastifyInstance) {
       if (!session) return reply;
       const done = sessions.begin(session.id);
       reply.raw.on("close", done);
+      cancelOnDisconnect(reply.raw, session.transport, parsed.value);
       return forward(request, reply, session.transport, parsed.value);
     }
     if (!isInitialize(parsed.value)) {

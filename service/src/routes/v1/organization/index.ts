@@ -48,15 +48,21 @@ const CreatedApiKey = Type.Intersect([
 ]);
 const ApiKeyDeleted = Type.Object({ object: Type.Literal("organization.project.api_key.deleted"), id: Type.String(), deleted: Type.Boolean() });
 
+/** The largest value the `integer` columns of a key's limits can store. */
+const MAX_KEY_LIMIT = 2_147_483_647;
+
 const CreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }),
     /** Unix seconds, in the future: after it the key is refused like a revoked one. */
     expires_at: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 253402300799 }), Type.Null()])),
-    /** This key's own requests and tokens per minute, instead of the deployment's RATE_LIMIT_RPM / RATE_LIMIT_TPM. */
+    /**
+     * This key's own requests and tokens per minute, instead of the deployment's RATE_LIMIT_RPM /
+     * RATE_LIMIT_TPM, which are a ceiling: a key may only go lower. The column holds up to 2^31 − 1.
+     */
     rate_limits: Type.Optional(
       Type.Object(
-        { rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })), tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 })) },
+        { rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })), tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })) },
         { additionalProperties: false },
       ),
     ),
@@ -86,6 +92,8 @@ export default async function organizationRoutes(instance: FastifyInstance) {
     if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
       throw invalidParam("expires_at", `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`);
     }
+    refuseAboveCeiling("rpm", rate_limits?.rpm, app.config.rateLimitRpm, "RATE_LIMIT_RPM");
+    refuseAboveCeiling("tpm", rate_limits?.tpm, app.config.rateLimitTpm, "RATE_LIMIT_TPM");
     const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
     const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt, rateLimitRpm: rate_limits?.rpm, rateLimitTpm: rate_limits?.tpm });
     request.log.info({ keyId: record.id }, "api key created");
@@ -107,4 +115,10 @@ export default async function organizationRoutes(instance: FastifyInstance) {
     request.log.info({ keyId: key_id }, "api key revoked");
     return { object: "organization.project.api_key.deleted" as const, id: key_id, deleted: true };
   });
+}
+
+/** The deployment's limit is a ceiling: a project may give a key a lower limit, never a higher one. */
+function refuseAboveCeiling(field: "rpm" | "tpm", value: number | undefined, ceiling: number | undefined, setting: string): void {
+  if (value === undefined || ceiling === undefined || value <= ceiling) return;
+  throw invalidParam(`rate_limits.${field}`, `Invalid value for 'rate_limits.${field}': ${value} is above this deployment's limit of ${ceiling} (${setting}); a key's own limit may only be lower.`);
 }

@@ -35,13 +35,15 @@ function mergeToolCalls(into: ToolCall[], calls: unknown[]): void {
   }
 }
 
-export async function collect(events: AsyncIterable<AgentEvent>): Promise<Collected> {
+/** `metered` sees every event as it comes: what was produced counts even if the run breaks off. */
+export async function collect(events: AsyncIterable<AgentEvent>, metered?: { saw(event: AgentEvent): void }): Promise<Collected> {
   let content = "";
   let toolCalls: ToolCall[] | undefined;
   let finishReason = "stop";
   let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let relayed: string | undefined;
   for await (const event of events) {
+    metered?.saw(event);
     if (event.type === "content") content += event.text;
     else if (event.type === "contents") content += event.texts.join("");
     else if (event.type === "completion") relayed = event.members;

@@ -11,6 +11,7 @@ import { completionId, ownCompletion, relayedCompletion } from "./chunks.js";
 import { collect } from "./collect.js";
 import { ChatRun } from "./run.js";
 import type { Stopper } from "./stop-signal.js";
+import type { MeteredRun } from "../../../../domain/limits/metered-run.js";
 
 /**
  * The client left before the answer was written. Bound per request instead of a closure: the
@@ -20,13 +21,13 @@ function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
   if (!raw.writableFinished) stop.stop();
 }
 
-export async function jsonCompletion(request: FastifyRequest, reply: FastifyReply, agent: Agent, chat: ChatRequest, model: string) {
-  const run = new ChatRun(request, agent, chat, false);
+export async function jsonCompletion(request: FastifyRequest, reply: FastifyReply, agent: Agent, chat: ChatRequest, metered: MeteredRun, model: string) {
+  const run = new ChatRun(request, agent, chat, metered, false);
   const onClose = stopUnlessFinished.bind(null, reply.raw, run.stop);
   reply.raw.once("close", onClose);
   try {
-    const result = await collect(run.events);
-    run.end("ok", result.usage);
+    const result = await collect(run.events, metered);
+    run.end("ok");
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
     // A string with a JSON type is sent as it is: neither answer goes through the serializer.

@@ -1,13 +1,14 @@
 /**
  * One chat request's run of its agent, shared by the JSON reply (json.ts) and the SSE reply
  * (stream.ts): the stop signal (client gone or shutdown deadline), the agent's context, the
- * outcome metric, and the usage the agent reports.
+ * metered run (domain/limits/metered-run.ts).
  */
 import type { FastifyRequest } from "fastify";
 import { unavailable, type ApiError } from "../../../../errors.js";
 import type { Agent, AgentEvent, ChatRequest } from "../../../../domain/agents/types.js";
 import type { ChatOutcome } from "../../../../plugins/metrics.js";
 import { agentContext } from "./agent-context.js";
+import type { MeteredRun } from "../../../../domain/limits/metered-run.js";
 import type { Usage } from "./chunks.js";
 import { Stopper } from "./stop-signal.js";
 
@@ -16,12 +17,15 @@ export class ChatRun {
   readonly stop: Stopper;
   readonly events: AsyncIterable<AgentEvent>;
   readonly agent: Agent;
+  /** The run's metering: the caller feeds it every event it relays. */
+  readonly metered: MeteredRun;
   private readonly request: FastifyRequest;
   private readonly streamed: boolean;
 
-  constructor(request: FastifyRequest, agent: Agent, chat: ChatRequest, streamed: boolean) {
+  constructor(request: FastifyRequest, agent: Agent, chat: ChatRequest, metered: MeteredRun, streamed: boolean) {
     this.request = request;
     this.agent = agent;
+    this.metered = metered;
     this.streamed = streamed;
     this.stop = new Stopper(request.server.drainDeadline);
     this.events = agent.run(chat, agentContext(request, this.stop));
@@ -33,19 +37,9 @@ export class ChatRun {
     return unavailable(`The server is shutting down; ${this.streamed ? "the answer was cut short. " : ""}Retry the request.`);
   }
 
-  /**
-   * The request is over: count its outcome; when the agent reported usage, add it to the key's
-   * usage and token window; forget its stop signal.
-   */
-  end(outcome: ChatOutcome, usage?: Usage): void {
-    const { server, auth } = this.request;
-    const model = this.agent.modelId;
-    server.chatMetrics.completed(model, this.streamed, outcome);
-    if (usage) {
-      server.chatMetrics.tokens(model, usage.prompt_tokens, usage.completion_tokens);
-      server.usage.record({ projectId: auth.projectId, keyId: auth.keyId, model, inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
-      server.spendKeyTokens(this.request, usage.total_tokens);
-    }
+  /** The request is over, by any cause: meter it (usage, metrics, token settlement); forget its stop signal. */
+  end(outcome: ChatOutcome): void {
+    this.metered.end(outcome, this.streamed);
     this.stop.release();
   }
 }

@@ -11,18 +11,20 @@ import { SseWriter } from "../../../../sse/sse-writer.js";
 import { ChunkWriter, completionId, type Usage } from "./chunks.js";
 import { ChatRun, usageOf } from "./run.js";
 import type { ChatOutcome } from "../../../../plugins/metrics.js";
+import type { MeteredRun } from "../../../../domain/limits/metered-run.js";
 
 export async function streamCompletion(
   request: FastifyRequest,
   reply: FastifyReply,
   agent: Agent,
   chat: ChatRequest,
+  metered: MeteredRun,
   model: string,
   includeUsage: boolean,
 ): Promise<void> {
   const { heartbeatSeconds } = request.server.config;
   reply.hijack();
-  const run = new ChatRun(request, agent, chat, true);
+  const run = new ChatRun(request, agent, chat, metered, true);
   const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: run.stop });
   const chunks = new ChunkWriter(completionId(), Math.floor(Date.now() / 1000), model);
 
@@ -37,6 +39,7 @@ export async function streamCompletion(
     // upstream has answered.
     if (agent.kind !== "llm") sse.data(chunks.role());
     for await (const event of run.events) {
+      metered.saw(event);
       let ok = true;
       if (event.type === "answering") {
         sse.open();
@@ -82,7 +85,7 @@ export async function streamCompletion(
       sse.data(JSON.stringify(apiError.toJSON()));
     }
   } finally {
-    run.end(outcome, usage);
+    run.end(outcome);
     metrics.streamClosed();
     sse.end();
   }

@@ -1,0 +1,72 @@
+/**
+ * A Redis that stalls (CLIENT PAUSE) or dies under the per-key limits: every limited request answers
+ * within a bound, the per-replica fallback still refuses past the limit, readiness and the gauge
+ * say the limiter is degraded, and the outage is logged once when it starts and once when it ends.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { listen } from "../helpers/openai-client.js";
+import { freePort } from "../helpers/pg-cluster.js";
+import { startPrivateRedis, type PrivateRedis } from "../helpers/redis-server.js";
+import { scrape } from "../helpers/metrics.js";
+
+/** Far above the command timeout (200 ms here): a request held by Redis would exceed it. */
+const ANSWER_BOUND_MS = 5_000;
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+describe("per-key limits while Redis stalls or is away", () => {
+  it("answer within a bound, fall back to a per-replica limit, say so, and log the outage once each way", async () => {
+    const port = await freePort();
+    let redis: PrivateRedis = await startPrivateRedis(port);
+    cleanups.push(() => redis.kill());
+    const lines: string[] = [];
+    const t: TestApp = await buildTestApp(
+      "pglite",
+      { RATE_LIMIT_RPM: "3", REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" },
+      { logger: { level: "info", stream: { write: (line: string) => void lines.push(line) } } },
+    );
+    cleanups.push(() => t.close());
+    const base = await listen(t.app);
+    const origin = base.replace(/\/v1$/, "");
+    const { secret } = await t.createKey();
+    const models = async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status;
+    const ready = async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json();
+    const logged = (msg: string) => lines.filter((l) => l.includes(msg)).length;
+
+    expect(await models()).toBe(200); // counted in Redis
+    expect(await ready()).toMatchObject({ status: "ready", limits: "redis" });
+
+    // Redis accepts but never answers: each limited request still answers, counted in this replica.
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+    admin.on("error", () => {});
+    await admin.call("CLIENT", "PAUSE", "60000", "ALL");
+    const paused = [];
+    for (let i = 0; i < 4; i++) paused.push(await models());
+    expect(paused).toEqual([200, 200, 200, 429]);
+    expect(await ready()).toMatchObject({ status: "degraded", limits: "degraded" });
+    expect((await scrape(origin)).value("agentport_rate_limit_degraded", {})).toBe(1);
+
+    // Redis dies: still answered, still limited.
+    admin.disconnect();
+    await redis.kill();
+    expect(await models()).toBe(429);
+    expect(logged("Redis (rate limits) is not answering")).toBe(1);
+
+    // Redis is back: within a bounded wait the limits are shared again.
+    redis = await startPrivateRedis(port);
+    let back = false;
+    for (let i = 0; i < 100 && !back; i++) {
+      await models();
+      back = (await ready()).limits === "redis";
+      if (!back) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(back).toBe(true);
+    expect((await scrape(origin)).value("agentport_rate_limit_degraded", {})).toBe(0);
+    expect(logged("Redis (rate limits) is not answering")).toBe(1);
+    expect(logged("Redis (rate limits) answers again")).toBe(1);
+  });
+});
