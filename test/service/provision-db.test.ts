@@ -76,6 +76,18 @@ describe("provision-db: a least-privilege role for the API service, as a managed
     expect(attrs.rows[0]).toEqual({ rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false });
   });
 
+  it("refuses an existing role raised beyond its schema (a managed master cannot lower it), naming the attribute", async () => {
+    const raised = `agentport_r_${suffix}`;
+    await asSuperuser((c) => c.query(`CREATE ROLE ${raised} LOGIN CREATEDB BYPASSRLS`));
+    try {
+      await expect(provisionAppRole(masterUrl, raised, firstPassword, "agentport_raised")).rejects.toThrow(/has CREATEDB, BYPASSRLS; run ALTER ROLE/);
+      const schema = await asSuperuser((c) => c.query("SELECT 1 FROM pg_namespace WHERE nspname = 'agentport_raised'"));
+      expect(schema.rowCount).toBe(0);
+    } finally {
+      await asSuperuser((c) => c.query(`DROP ROLE IF EXISTS ${raised}`));
+    }
+  });
+
   it("the service runs on the role: migrations, keys, revocation, and nothing beyond its schema", async () => {
     await provisionAppRole(masterUrl, role, secondPassword, "agentport"); // a third run, also harmless
     const asApp = url(role, secondPassword);

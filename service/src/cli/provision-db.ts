@@ -17,7 +17,12 @@ export async function provisionAppRole(adminUrl: string, role: string, password:
   try {
     const r = pg.escapeIdentifier(role);
     const s = pg.escapeIdentifier(schema);
-    const exists = (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [role])).rowCount;
+    const existing = await client.query<Record<string, boolean>>("SELECT rolsuper, rolcreatedb, rolcreaterole, rolbypassrls, rolreplication FROM pg_roles WHERE rolname = $1", [role]);
+    const exists = existing.rowCount;
+    // A role someone raised since cannot be lowered by a managed master (see below): refuse to hand
+    // the service more than its schema, and say what an operator with the rights must run.
+    const raised = exists ? Object.entries(existing.rows[0]).filter(([, on]) => on).map(([attr]) => attr.replace(/^rol/, "").toUpperCase()) : [];
+    if (raised.length) throw new Error(`role ${role} has ${raised.join(", ")}; run ALTER ROLE ${r} ${raised.map((a) => "NO" + a).join(" ")} as a superuser, then re-run`);
     // DDL takes no bind parameters: identifiers and the password literal are escaped by pg.
     const pw = client.escapeLiteral(password);
     // A managed master (RDS master, Azure admin) is LOGIN CREATEROLE CREATEDB NOSUPERUSER: it may
