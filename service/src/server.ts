@@ -5,11 +5,22 @@
  */
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig, type ServiceConfig } from "./config.js";
 import { onParentExit } from "./parent-watch.js";
 import { dataDirHeld, writeServerRecord } from "./server-record.js";
 
-const config = loadConfig();
+/** The configuration, or every problem of the environment on its own line and exit 2 (a setup error, not a crash). */
+function configOrExit(): ServiceConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`agentport cannot start: fix these environment variables\n${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+const config = configOrExit();
 const deadline = new AbortController();
 // The embedded store is this process's alone: a CLI on the same data dir must come through us.
 const embedded = !config.databaseUrl;
