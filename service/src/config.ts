@@ -176,7 +176,8 @@ function choice(env: Env, name: string, values: readonly string[], fallback: str
 
 /** A URL with one of `protocols`; `secret` leaves the value out of the message (it may carry a password). */
 function url(env: Env, name: string, protocols: string[], secret = false): string | undefined {
-  const accepts = `a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`;
+  const starts = protocols.map((p) => `${p}//`);
+  const accepts = `a URL starting with ${starts.slice(0, -1).join(", ")} or ${starts.at(-1)}`;
   return read<string | undefined>(env, name, urlWith(protocols), undefined, accepts, !secret);
 }
 
@@ -259,7 +260,7 @@ function readConfig(env: Env): ServiceConfig {
     rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 1, 1) : undefined,
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"], true),
     dataDir,
-    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"], true),
+    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:", "socket:"], true),
     databaseSchema: schemaName(env),
     databaseTimeouts: {
       connectMs: positiveSeconds(env, "DATABASE_CONNECT_TIMEOUT_SECONDS", 5) * 1000,
@@ -268,7 +269,7 @@ function readConfig(env: Env): ServiceConfig {
     },
     jwtSecret: jwtSecretFor(env, dataDir),
     jwtAlgorithm: choice(env, "JWT_ALGORITHM", JWT_ALGORITHMS, "HS512"),
-    modelPrefix: read(env, "MODEL_PREFIX", z.string().regex(/^[A-Za-z0-9._:-]+$/), "agentport", "a word of letters, digits and . _ : - (no slash or space)"),
+    modelPrefix: env.MODEL_PREFIX ?? "agentport",
     agentsFile: env.AGENTS_FILE || undefined,
     llmBaseUrl: url(env, "LLM_BASE_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
     llmApiKey: env.LLM_API_KEY || undefined,
