@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, type ServiceConfig } from "../config.js";
 import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { MEMBER_ROLES } from "../domain/member-token.js";
 import { runningServer } from "../server-record.js";
-import { keysOverHttp, keysOnStore, type KeyOps, type NewKeyOptions } from "./key-ops.js";
+import { keysOverHttp, keysOnStore, type CreatedKey, type KeyOps, type ListedKey, type NewKeyOptions } from "./key-ops.js";
 import { isRole, mintToken, parseTtl } from "./token-command.js";
 import { summarize, usageTable } from "./usage-summary.js";
 
@@ -129,6 +129,36 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
   }
 }
 
+/** The new key with its secret, once: one JSON object, or text with the MCP configuration for `client`. */
+function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean): void {
+  if (json) {
+    const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits } = k;
+    process.stdout.write(JSON.stringify({ id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits }) + "\n");
+    return;
+  }
+  process.stdout.write(
+    `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
+      `  API secret key (shown once, store it now): ${k.secret}\n` +
+      `  API base URL: ${k.base_url}\n` +
+      `  Limits per minute: ${k.rate_limits.rpm ?? "default"} requests, ${k.rate_limits.tpm ?? "default"} tokens\n\n` +
+      `  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
+  );
+}
+
+/** The project's keys: one JSON list, or a line per key. */
+function printList(keys: ListedKey[], project: string, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify({ object: "list", data: keys }) + "\n");
+  } else if (keys.length === 0) {
+    process.stdout.write(`No API keys in project ${project}.\n`);
+  } else {
+    const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
+    for (const k of keys) {
+      process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseCommandLine();
   if (values.help) {
@@ -160,32 +190,11 @@ async function main(): Promise<void> {
     switch (command) {
       case "create": {
         if (!values.name?.trim()) fail("create needs --name NAME");
-        const k = await ops.create(project, values.name.trim(), keyOptions);
-        if (values.json) {
-          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at, expires_at: k.expires_at, rate_limits: k.rate_limits }) + "\n");
-        } else {
-          process.stdout.write(
-            `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
-              `  API secret key (shown once, store it now): ${k.secret}\n` +
-              `  API base URL: ${k.base_url}\n` +
-              `  Limits per minute: ${k.rate_limits.rpm ?? "default"} requests, ${k.rate_limits.tpm ?? "default"} tokens\n\n` +
-              `  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
-          );
-        }
+        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json!);
         break;
       }
       case "list": {
-        const keys = await ops.list(project);
-        if (values.json) {
-          process.stdout.write(JSON.stringify({ object: "list", data: keys }) + "\n");
-        } else if (keys.length === 0) {
-          process.stdout.write(`No API keys in project ${project}.\n`);
-        } else {
-          const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
-          for (const k of keys) {
-            process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
-          }
-        }
+        printList(await ops.list(project), project, values.json!);
         break;
       }
       case "delete": {
