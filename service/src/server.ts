@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig, type ServiceConfig } from "./config.js";
+import { AgentsFileError } from "./domain/agents/agent-spec.js";
 import { onParentExit } from "./parent-watch.js";
 import { dataDirHeld, writeServerRecord } from "./server-record.js";
 
@@ -29,7 +30,13 @@ if (embedded && (await dataDirHeld(config.dataDir))) {
   process.exit(1);
 }
 const forgetStarting = embedded ? writeServerRecord(config.dataDir) : () => {};
-const app = await buildApp({ config, drainDeadline: deadline.signal });
+const app = await buildApp({ config, drainDeadline: deadline.signal }).catch((err: unknown) => {
+  // An invalid agents file is a setup problem like a bad variable: its lines, exit 2, no stack.
+  if (!(err instanceof AgentsFileError)) throw err;
+  forgetStarting();
+  process.stderr.write(`agentport cannot start: ${err.message}\n`);
+  process.exit(2);
+});
 
 let address: string;
 try {

@@ -3,7 +3,7 @@
  * line each naming the variable and what it accepts; the server process exits 2 without a stack.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -108,18 +108,21 @@ describe("configuration from the environment", () => {
   });
 });
 
+/** Starts the real server with `env` and waits (at most 60 s) for it to exit. */
+async function startAndExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "service/src/server.ts"], { env: { ...process.env, ...base(), PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("exit", (c) => (clearTimeout(timer), resolve(c)));
+  });
+  return { code, stderr };
+}
+
 describe("the server process with a bad environment", () => {
   it("exits 2 listing every problem on its own line, without a stack trace", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "service/src/server.ts"], {
-      env: { ...process.env, ...base(), PORT: "abc", LOG_LEVEL: "verbose", LLM_BASE_URL: "not-a-url", JWT_ALGORITHM: "none" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-      child.on("exit", (c) => (clearTimeout(timer), resolve(c)));
-    });
+    const { code, stderr } = await startAndExit({ PORT: "abc", LOG_LEVEL: "verbose", LLM_BASE_URL: "not-a-url", JWT_ALGORITHM: "none" });
     expect(code).toBe(2);
     expect(stderr.trim().split("\n")).toEqual([
       "agentport cannot start: fix these environment variables",
@@ -128,5 +131,18 @@ describe("the server process with a bad environment", () => {
       "LLM_BASE_URL must be a URL starting with http:// or https:// (got 'not-a-url')",
       "LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got 'verbose')",
     ]);
-  }, 40_000);
+  }, 70_000);
+
+  it("exits 2 on an invalid agents file, its problems on their own lines, without a stack trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentport-agents-"));
+    const file = join(dir, "agents.json");
+    writeFileSync(file, JSON.stringify({ agents: [{ id: "a", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] }, { id: "b", kind: "robot" }, { id: "c", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] }] }));
+    const { code, stderr } = await startAndExit({ AGENTS_FILE: file });
+    expect(code).toBe(2);
+    expect(stderr.trim().split("\n")).toEqual([
+      `agentport cannot start: AGENTS_FILE ${file} is invalid:`,
+      "  - agents[1] (id 'b'): field 'kind' must be one of llm, files, synthetic",
+      "  - agents[2] (id 'c'): alias 'gpt-4o' is already used by agents[0]",
+    ]);
+  }, 70_000);
 });
