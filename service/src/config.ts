@@ -130,15 +130,6 @@ function read<T>(env: Env, name: string, schema: z.ZodType<T>, fallback: T, acce
 
 const integerText = z.string().trim().regex(/^\d+$/).transform(Number);
 const oneOf = (values: readonly string[]) => z.string().refine((v) => values.includes(v));
-const urlWith = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  });
-
 /** pino's levels (LOG_LEVEL); any other name makes pino throw at start. */
 export const LOG_LEVELS = [...Object.keys(pino.levels.values), "silent"];
 /** Member tokens are signed with the shared secret, so only the HMAC algorithms apply. */
@@ -174,11 +165,12 @@ function choice(env: Env, name: string, values: readonly string[], fallback: str
   return read(env, name, schema, fallback, `one of ${values.join(", ")}`);
 }
 
-/** A URL with one of `protocols`; `secret` leaves the value out of the message (it may carry a password). */
+/** A URL with one of `protocols` (`https`); `secret` leaves the value out of the message (it may carry a password). */
 function url(env: Env, name: string, protocols: string[], secret = false): string | undefined {
-  const starts = protocols.map((p) => `${p}//`);
+  const starts = protocols.map((p) => `${p}://`);
   const accepts = `a URL starting with ${starts.slice(0, -1).join(", ")} or ${starts.at(-1)}`;
-  return read<string | undefined>(env, name, urlWith(protocols), undefined, accepts, !secret);
+  const schema = z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
+  return read<string | undefined>(env, name, schema, undefined, accepts, !secret);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -209,7 +201,7 @@ function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
       kind,
       bucket: env.S3_BUCKET ?? "",
       region: env.S3_REGION || "us-east-1",
-      endpoint: url(env, "S3_ENDPOINT", ["http:", "https:"]),
+      endpoint: url(env, "S3_ENDPOINT", ["http", "https"]),
       accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
       forcePathStyle: boolean(env, "S3_FORCE_PATH_STYLE", false),
@@ -226,7 +218,7 @@ function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
       connectionString: env.AZURE_STORAGE_CONNECTION_STRING || undefined,
       account: env.AZURE_STORAGE_ACCOUNT || undefined,
       accountKey: env.AZURE_STORAGE_KEY || undefined,
-      endpoint: url(env, "AZURE_BLOB_ENDPOINT", ["http:", "https:"]),
+      endpoint: url(env, "AZURE_BLOB_ENDPOINT", ["http", "https"]),
     };
   }
   return { kind: "local", dir: resolve(env.BLOB_DIR || join(dataDir, "blobs")) };
@@ -254,13 +246,13 @@ function readConfig(env: Env): ServiceConfig {
   return {
     host,
     port,
-    publicUrl: (url(env, "PUBLIC_URL", ["http:", "https:"]) ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    publicUrl: (url(env, "PUBLIC_URL", ["http", "https"]) ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 1, 1) : undefined,
     rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 1, 1) : undefined,
-    redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"], true),
+    redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
     dataDir,
-    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:", "socket:"], true),
+    databaseUrl: url(env, "DATABASE_URL", ["postgres", "postgresql", "socket"], true),
     databaseSchema: schemaName(env),
     databaseTimeouts: {
       connectMs: positiveSeconds(env, "DATABASE_CONNECT_TIMEOUT_SECONDS", 5) * 1000,
@@ -271,7 +263,7 @@ function readConfig(env: Env): ServiceConfig {
     jwtAlgorithm: choice(env, "JWT_ALGORITHM", JWT_ALGORITHMS, "HS512"),
     modelPrefix: env.MODEL_PREFIX ?? "agentport",
     agentsFile: env.AGENTS_FILE || undefined,
-    llmBaseUrl: url(env, "LLM_BASE_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
+    llmBaseUrl: url(env, "LLM_BASE_URL", ["http", "https"])?.replace(/\/+$/, ""),
     llmApiKey: env.LLM_API_KEY || undefined,
     llmModel: env.LLM_MODEL || "default",
     llmTimeouts: {

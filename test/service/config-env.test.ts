@@ -74,6 +74,12 @@ describe("configuration from the environment", () => {
     ]);
   });
 
+  it("says when the generated JWT secret cannot be kept in DATA_DIR", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "agentport-config-")), "not-a-dir");
+    writeFileSync(file, "");
+    expect(() => loadConfig({ DATA_DIR: file })).toThrow(/^DATA_DIR must be a writable directory, or JWT_SECRET set \(.*not-a-dir/);
+  });
+
   it("lists every problem at once", () => {
     expect(problemsOf({ PORT: "abc", LOG_LEVEL: "verbose", LLM_BASE_URL: "not-a-url" })).toHaveLength(3);
   });
@@ -91,6 +97,7 @@ describe("configuration from the environment", () => {
       LLM_TIMEOUT_SECONDS: "0.5",
       REDIS_URL: "rediss://:pw@redis:6380",
       DATABASE_URL: "postgresql://u@db/x",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
       MAX_CONNECTIONS: "",
     });
     expect(config).toMatchObject({
@@ -99,7 +106,7 @@ describe("configuration from the environment", () => {
       logLevel: "warn",
       llmBaseUrl: "https://llm.example.com/v1",
       jwtAlgorithm: "HS256",
-      blob: { kind: "s3", bucket: "b", forcePathStyle: true },
+      blob: { kind: "s3", bucket: "b", forcePathStyle: true, endpoint: "http://127.0.0.1:9000" },
       llmTimeouts: { headersMs: 500 },
       redisUrl: "rediss://:pw@redis:6380",
       databaseUrl: "postgresql://u@db/x",
