@@ -5,6 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import pino from "pino";
+import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 
@@ -99,120 +101,172 @@ export interface ServiceConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** A byte-size variable; a value that is not one stops the start with a clear message. */
-function bytes(env: Env, name: string, fallback: number): number {
+/** Thrown by loadConfig with every problem of the environment, one line each naming the variable. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+/**
+ * Problems found while reading one environment. loadConfig is synchronous, so the readers below
+ * note into the list of the call under way; it throws them all at once at the end.
+ */
+let problems: string[] = [];
+
+/**
+ * Reads `name` through `schema`: unset or empty gives `fallback`; a value the schema refuses is
+ * noted as "NAME must be <accepts> (got '…')" (the value left out where it may hold a secret).
+ */
+function read<T>(env: Env, name: string, schema: z.ZodType<T>, fallback: T, accepts: string, showValue = true): T {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  const n = parseBytes(raw);
-  if (n === undefined) throw new Error(`${name} must be a byte size such as 5242880, 5120k or 512m (got '${raw}')`);
-  return n;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  problems.push(`${name} must be ${accepts}${showValue ? ` (got '${raw}')` : ""}`);
+  return fallback;
+}
+
+const integerText = z.string().trim().regex(/^\d+$/).transform(Number);
+const oneOf = (values: readonly string[]) => z.string().refine((v) => values.includes(v));
+/** pino's levels (LOG_LEVEL); any other name makes pino throw at start. */
+export const LOG_LEVELS = [...Object.keys(pino.levels.values), "silent"];
+/** Member tokens are signed with the shared secret, so only the HMAC algorithms apply. */
+export const JWT_ALGORITHMS = ["HS256", "HS384", "HS512"];
+
+/** A byte-size variable, in the units nginx writes. */
+function bytes(env: Env, name: string, fallback: number): number {
+  const size = z.string().transform((v, ctx) => parseBytes(v) ?? (ctx.addIssue({ code: "custom" }), z.NEVER));
+  return read(env, name, size, fallback, "a byte size such as 5242880, 5120k or 512m");
 }
 
 /** A comma-separated list of origins (`https://app.example.com`), each checked to be one. */
 function origins(env: Env, name: string): string[] {
   const list = (env[name] ?? "").split(",").map((o) => o.trim()).filter(Boolean);
-  for (const o of list) {
-    let origin: string | undefined;
-    try {
-      origin = new URL(o).origin;
-    } catch {}
-    if (origin !== o) throw new Error(`${name} must list origins such as https://app.example.com, without a path or a trailing slash (got '${o}')`);
-  }
+  const origin = z.string().refine((o) => URL.canParse(o) && new URL(o).origin === o);
+  for (const o of list) read({ [name]: o }, name, origin, o, "a list of origins such as https://app.example.com, without a path or a trailing slash");
   return list;
 }
 
-function int(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got '${raw}')`);
-  return n;
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const accepts = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  return read(env, name, integerText.pipe(z.number().int().min(min).max(max)), fallback, accepts);
 }
 
 function positiveSeconds(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds (got '${raw}')`);
-  return n;
+  const seconds = z.string().trim().regex(/^\d*\.?\d+$/).transform(Number).pipe(z.number().positive());
+  return read(env, name, seconds, fallback, "a positive number of seconds");
+}
+
+/** One of a fixed set of words (compared as written, or lower-cased with `caseless`). */
+function choice(env: Env, name: string, values: readonly string[], fallback: string, caseless = false): string {
+  const schema = caseless ? z.string().transform((v) => v.toLowerCase()).pipe(oneOf(values)) : oneOf(values);
+  return read(env, name, schema, fallback, `one of ${values.join(", ")}`);
+}
+
+/** A URL with one of `protocols` (`https`); `secret` leaves the value out of the message (it may carry a password). */
+function url(env: Env, name: string, protocols: string[], secret = false): string | undefined {
+  const starts = protocols.map((p) => `${p}://`);
+  const accepts = `a URL starting with ${starts.slice(0, -1).join(", ")} or ${starts.at(-1)}`;
+  const schema = z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
+  return read<string | undefined>(env, name, schema, undefined, accepts, !secret);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  return read(env, name, z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["true", "false"])).transform((v) => v === "true"), fallback, "true or false");
 }
 
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
 function jwtSecretFor(env: Env, dataDir: string): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
   const file = join(dataDir, "jwt-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString("base64url");
-  writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
-  return secret;
+  try {
+    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString("base64url");
+    writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (err) {
+    problems.push(`DATA_DIR must be a writable directory, or JWT_SECRET set (${(err as Error).message})`);
+    return "";
+  }
 }
 
 function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
-  const kind = (env.BLOB_STORE ?? "local").toLowerCase();
-  if (kind === "local") return { kind, dir: resolve(env.BLOB_DIR ?? join(dataDir, "blobs")) };
+  const kind = choice(env, "BLOB_STORE", ["local", "s3", "azure"], "local", true);
   if (kind === "s3") {
-    if (!env.S3_BUCKET) throw new Error("BLOB_STORE=s3 needs S3_BUCKET");
+    if (!env.S3_BUCKET) problems.push("S3_BUCKET must be set when BLOB_STORE=s3 (the bucket's name)");
     return {
       kind,
-      bucket: env.S3_BUCKET,
-      region: env.S3_REGION ?? "us-east-1",
-      endpoint: env.S3_ENDPOINT || undefined,
+      bucket: env.S3_BUCKET ?? "",
+      region: env.S3_REGION || "us-east-1",
+      endpoint: url(env, "S3_ENDPOINT", ["http", "https"]),
       accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
-      forcePathStyle: (env.S3_FORCE_PATH_STYLE ?? "false").toLowerCase() === "true",
+      forcePathStyle: boolean(env, "S3_FORCE_PATH_STYLE", false),
     };
   }
   if (kind === "azure") {
-    if (!env.AZURE_CONTAINER) throw new Error("BLOB_STORE=azure needs AZURE_CONTAINER");
+    if (!env.AZURE_CONTAINER) problems.push("AZURE_CONTAINER must be set when BLOB_STORE=azure (the container's name)");
     if (!env.AZURE_STORAGE_CONNECTION_STRING && !(env.AZURE_STORAGE_ACCOUNT && env.AZURE_STORAGE_KEY)) {
-      throw new Error("BLOB_STORE=azure needs AZURE_STORAGE_CONNECTION_STRING or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY");
+      problems.push("AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, must be set when BLOB_STORE=azure");
     }
     return {
       kind,
-      container: env.AZURE_CONTAINER,
+      container: env.AZURE_CONTAINER ?? "",
       connectionString: env.AZURE_STORAGE_CONNECTION_STRING || undefined,
       account: env.AZURE_STORAGE_ACCOUNT || undefined,
       accountKey: env.AZURE_STORAGE_KEY || undefined,
-      endpoint: env.AZURE_BLOB_ENDPOINT || undefined,
+      endpoint: url(env, "AZURE_BLOB_ENDPOINT", ["http", "https"]),
     };
   }
-  throw new Error(`BLOB_STORE must be local, s3 or azure (got '${kind}')`);
+  return { kind: "local", dir: resolve(env.BLOB_DIR || join(dataDir, "blobs")) };
 }
 
-function schemaName(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new Error(`DATABASE_SCHEMA must be a lower-case SQL identifier (got '${raw}')`);
-  return raw;
+function schemaName(env: Env): string | undefined {
+  return read<string | undefined>(env, "DATABASE_SCHEMA", z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/), undefined, "a lower-case SQL identifier");
 }
 
+/** The configuration from `env`; a ConfigError lists every variable that is not valid, one per line. */
 export function loadConfig(env: Env = process.env): ServiceConfig {
+  problems = [];
+  const config = readConfig(env);
+  const found = problems;
+  problems = [];
+  if (found.length > 0) throw new ConfigError(found);
+  return config;
+}
+
+function readConfig(env: Env): ServiceConfig {
   const dataDir = resolve(env.DATA_DIR ?? ".data");
   const host = env.HOST ?? "127.0.0.1";
-  const port = int(env, "PORT", 8080, 0);
+  const port = int(env, "PORT", 8080, 0, 65535);
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   return {
     host,
     port,
-    publicUrl: (env.PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    publicUrl: (url(env, "PUBLIC_URL", ["http", "https"]) ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     corsOrigins: origins(env, "CORS_ORIGINS"),
-    rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 0, 1) : undefined,
-    rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 0, 1) : undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 1, 1, 2 ** 31 - 1) : undefined,
+    rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 1, 1, 2 ** 31 - 1) : undefined,
+    redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
     redisTimeouts: { connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1), commandMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 250, 1) },
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseSchema: schemaName(env.DATABASE_SCHEMA),
+    databaseUrl: url(env, "DATABASE_URL", ["postgres", "postgresql", "socket"], true),
+    databaseSchema: schemaName(env),
     databaseTimeouts: {
       connectMs: positiveSeconds(env, "DATABASE_CONNECT_TIMEOUT_SECONDS", 5) * 1000,
       queryMs: positiveSeconds(env, "DATABASE_QUERY_TIMEOUT_SECONDS", 15) * 1000,
       listenerTrustMs: positiveSeconds(env, "KEY_CACHE_TRUST_SECONDS", 3) * 1000,
     },
     jwtSecret: jwtSecretFor(env, dataDir),
-    jwtAlgorithm: env.JWT_ALGORITHM ?? "HS512",
+    jwtAlgorithm: choice(env, "JWT_ALGORITHM", JWT_ALGORITHMS, "HS512"),
     modelPrefix: env.MODEL_PREFIX ?? "agentport",
     agentsFile: env.AGENTS_FILE || undefined,
-    llmBaseUrl: env.LLM_BASE_URL?.replace(/\/+$/, "") || undefined,
+    llmBaseUrl: url(env, "LLM_BASE_URL", ["http", "https"])?.replace(/\/+$/, ""),
     llmApiKey: env.LLM_API_KEY || undefined,
     llmModel: env.LLM_MODEL || "default",
     llmTimeouts: {
@@ -224,7 +278,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     jsonBodyLimit: bytes(env, "JSON_BODY_LIMIT", 5120 * 1024),
     fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),
     blob: blobConfig(env, dataDir),
-    logLevel: env.LOG_LEVEL ?? "info",
+    logLevel: choice(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     http: {
       // 600 s: a 512 MiB upload at ~1 MiB/s. It bounds receiving a request, never a stream's answer.
       requestTimeoutMs: positiveSeconds(env, "REQUEST_TIMEOUT_SECONDS", 600) * 1000,

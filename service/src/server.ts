@@ -5,11 +5,23 @@
  */
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig, type ServiceConfig } from "./config.js";
+import { AgentsFileError } from "./domain/agents/agent-spec.js";
 import { onParentExit } from "./parent-watch.js";
 import { dataDirHeld, writeServerRecord } from "./server-record.js";
 
-const config = loadConfig();
+/** The configuration, or every problem of the environment on its own line and exit 2 (a setup error, not a crash). */
+function configOrExit(): ServiceConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`agentport cannot start: fix these environment variables\n${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+const config = configOrExit();
 const deadline = new AbortController();
 // The embedded store is this process's alone: a CLI on the same data dir must come through us.
 const embedded = !config.databaseUrl;
@@ -18,7 +30,13 @@ if (embedded && (await dataDirHeld(config.dataDir))) {
   process.exit(1);
 }
 const forgetStarting = embedded ? writeServerRecord(config.dataDir) : () => {};
-const app = await buildApp({ config, drainDeadline: deadline.signal });
+const app = await buildApp({ config, drainDeadline: deadline.signal }).catch((err: unknown) => {
+  // An invalid agents file is a setup problem like a bad variable: its lines, exit 2, no stack.
+  if (!(err instanceof AgentsFileError)) throw err;
+  forgetStarting();
+  process.stderr.write(`agentport cannot start: ${err.message}\n`);
+  process.exit(2);
+});
 
 let address: string;
 try {

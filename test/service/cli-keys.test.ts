@@ -32,7 +32,8 @@ describe("keys CLI", () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")) };
     const created = await keys(env, "create", "--name", "bootstrap", "--json");
     const key = JSON.parse(created.stdout);
-    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "expires_at", "id", "mcp_configs", "mcp_json", "name", "secret"]);
+    expect(Object.keys(key).sort()).toEqual(["base_url", "created_at", "expires_at", "id", "mcp_configs", "mcp_json", "name", "rate_limits", "secret"]);
+    expect(key.rate_limits).toEqual({ rpm: null, tpm: null });
     expect(key.secret).toMatch(/^ap-/);
     expect(key.mcp_json.mcpServers.agentport.headers.Authorization).toBe(`Bearer ${key.secret}`);
 
@@ -47,6 +48,11 @@ describe("keys CLI", () => {
     const temp = JSON.parse((await keys(env, "create", "--name", "temp", "--expires-at", String(expiresAt), "--json")).stdout);
     expect(temp.expires_at).toBe(expiresAt);
     expect(JSON.parse((await keys(env, "list", "--json")).stdout).data[0].expires_at).toBe(expiresAt);
+
+    const limited = JSON.parse((await keys(env, "create", "--name", "limited", "--rpm", "5", "--tpm", "1000", "--json")).stdout);
+    expect(limited.rate_limits).toEqual({ rpm: 5, tpm: 1000 });
+    const listed2 = JSON.parse((await keys(env, "list", "--json")).stdout).data as { id: string; rate_limits: unknown }[];
+    expect(listed2.find((k) => k.id === limited.id)?.rate_limits).toEqual({ rpm: 5, tpm: 1000 });
   });
 
   it("works on the PostgreSQL server with --project, and a key it deletes is refused by a running app", async () => {
@@ -145,6 +151,67 @@ describe("keys CLI", () => {
     expect((await keys(env, "usage")).stdout).toContain("(deleted)");
     const err = await keys(env, "usage", "--days", "0").catch((e) => e);
     expect(err.code).toBe(2);
+  });
+
+  it("mints a member token the running server's member routes accept, with the secret it generated in DATA_DIR", { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentport-cli-"));
+    // No JWT_SECRET on either side: the server generates one into DATA_DIR and the CLI reads it there.
+    const server = await startServerProcess({ DATA_DIR: dataDir, JWT_SECRET: "" });
+    cleanups.push(async () => {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    });
+    const env = { DATA_DIR: dataDir, JWT_SECRET: "" };
+    const token = async (...args: string[]) => (await keys(env, "token", "--project", "p1", ...args)).stdout.trim();
+    const api = (bearer: string, method = "GET", project = "p1", body?: unknown) =>
+      fetch(`${server.url}/v1/organization/projects/${project}/api_keys`, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+
+    const admin = await token("--role", "admin", "--ttl", "15m");
+    const created = await api(admin, "POST", "p1", { name: "from a minted token", rate_limits: { rpm: 7 } });
+    expect(created.status).toBe(201);
+    const member = await token(); // role member, one hour
+    expect((await api(member)).status).toBe(200);
+    expect((await api(member, "POST", "p1", { name: "x" })).status).toBe(403); // members only list
+    expect((await api(admin, "GET", "p2")).status).toBe(403); // another project
+
+    const described = JSON.parse((await keys(env, "token", "--project", "p1", "--role", "owner", "--ttl", "3600", "--json")).stdout);
+    expect(described).toMatchObject({ project_id: "p1", role: "owner", sub: "operator" });
+    expect(described.expires_at - Math.floor(Date.now() / 1000)).toBeGreaterThan(3500);
+    expect((await api(described.token)).status).toBe(200);
+
+    // create --rpm/--tpm through the running server too.
+    const limited = JSON.parse((await keys(env, "create", "--name", "limited", "--project", "p1", "--rpm", "3", "--tpm", "500", "--json")).stdout);
+    expect(limited.rate_limits).toEqual({ rpm: 3, tpm: 500 });
+  });
+
+  it("refuses bad flags with exit 2 and the usage", async () => {
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")), JWT_SECRET: "t".repeat(64) };
+    const bad: [string[], string][] = [
+      [["create", "--name", "x", "--rpm", "0"], "--rpm takes a whole number from 1 to 1000000000"],
+      [["create", "--name", "x", "--tpm", "lots"], "--tpm takes a whole number from 1 to 1000000000000"],
+      [["create", "--name", "x", "--rpm"], "Option '--rpm <value>' argument missing"],
+      [["token", "--role", "boss"], "--role takes one of owner, admin, member (got 'boss')"],
+      [["token", "--ttl", "90d"], "--ttl takes seconds or 15m, 12h, 7d, at most 30d (got '90d')"],
+      [["token", "--ttl", "soon"], "--ttl takes seconds or 15m, 12h, 7d, at most 30d (got 'soon')"],
+      [["token", "--scope", "all"], "Unknown option '--scope'"],
+    ];
+    for (const [args, message] of bad) {
+      const err = await keys(env, ...args).catch((e) => e);
+      expect(err.code, args.join(" ")).toBe(2);
+      expect(err.stderr).toContain(message);
+      expect(err.stderr).toContain("usage: npm run keys -- create");
+      expect(err.stdout).toBe("");
+    }
+  });
+
+  it("refuses a bad environment with exit 2, one line per variable", async () => {
+    const err = await keys({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")), JWT_SECRET: "t".repeat(64), JWT_ALGORITHM: "none" }, "token").catch((e) => e);
+    expect(err.code).toBe(2);
+    expect(err.stderr.trim().split("\n")).toEqual(["keys: fix these environment variables", "JWT_ALGORITHM must be one of HS256, HS384, HS512 (got 'none')"]);
   });
 
   it("explains usage on a bad command and exits non-zero", async () => {

@@ -57,6 +57,6 @@ describe("CORS (CORS_ORIGINS)", () => {
     const res = await plain.app.inject({ method: "OPTIONS", url: "/v1/models", headers: { origin: APP, "access-control-request-method": "GET" } });
     expect(res.headers["access-control-allow-origin"]).toBeUndefined();
     await plain.close();
-    expect(() => loadConfig({ DATA_DIR: "/tmp/x", JWT_SECRET: "s".repeat(64), CORS_ORIGINS: "https://app.example.com/" })).toThrow(/CORS_ORIGINS must list origins/);
+    expect(() => loadConfig({ DATA_DIR: "/tmp/x", JWT_SECRET: "s".repeat(64), CORS_ORIGINS: "https://app.example.com/" })).toThrow(/CORS_ORIGINS must be a list of origins/);
   });
 });

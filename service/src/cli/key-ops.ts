@@ -9,9 +9,17 @@ import { cursorTime, usageReport, type UsagePage, type UsageResult } from "../do
 export type CreatedKey = ReturnType<typeof createdApiKey>;
 export type ListedKey = ReturnType<typeof projectApiKey>;
 
+/** What `create` may set besides the name, as the API's `expires_at` and `rate_limits` do. */
+export interface NewKeyOptions {
+  /** Unix seconds. */
+  expiresAt?: number;
+  /** This key's own requests and tokens per minute. */
+  rpm?: number;
+  tpm?: number;
+}
+
 export interface KeyOps {
-  /** `expiresAt` in Unix seconds. */
-  create(project: string, name: string, expiresAt?: number): Promise<CreatedKey>;
+  create(project: string, name: string, options: NewKeyOptions): Promise<CreatedKey>;
   list(project: string): Promise<ListedKey[]>;
   remove(project: string, id: string): Promise<boolean>;
   /** Completions usage since `startTime` (Unix seconds) per key and model, one result per day. */
@@ -42,7 +50,11 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
   }
   const keysPath = (project: string, rest = "") => `projects/${encodeURIComponent(project)}/api_keys${rest}`;
   return {
-    create: async (project, name, expiresAt) => (await call("POST", project, keysPath(project), { name, ...(expiresAt !== undefined && { expires_at: expiresAt }) })).json() as Promise<CreatedKey>,
+    async create(project, name, { expiresAt, rpm, tpm }) {
+      const limits = rpm !== undefined || tpm !== undefined ? { rate_limits: { rpm, tpm } } : {};
+      const body = { name, ...(expiresAt !== undefined && { expires_at: expiresAt }), ...limits };
+      return (await call("POST", project, keysPath(project), body)).json() as Promise<CreatedKey>;
+    },
     async list(project) {
       const all: ListedKey[] = [];
       let after = "";
@@ -76,9 +88,10 @@ export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
   const db = await openStore({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, pgliteDir: pgliteDirFor(config.dataDir) });
   const keys = new ApiKeys(db);
   return {
-    async create(project, name, expiresAt) {
+    async create(project, name, { expiresAt, rpm, tpm }) {
       if (expiresAt !== undefined && expiresAt * 1000 <= Date.now()) throw new Error(`--expires-at ${expiresAt} is not in the future`);
-      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER, expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt * 1000) });
+      const expires = expiresAt === undefined ? undefined : new Date(expiresAt * 1000);
+      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER, expiresAt: expires, rateLimitRpm: rpm, rateLimitTpm: tpm });
       return createdApiKey(record, secret, config.publicUrl, config.modelPrefix);
     },
     async list(project) {

@@ -1,7 +1,7 @@
 /**
- * `npm run keys -- create --name NAME [--project ID] [--json]`, `keys list [--project ID] [--json]`,
- * `keys delete ID [--project ID]`, `keys usage [--days N] [--project ID] [--json]`: API keys and
- * their completions usage, for bootstrap and scripts.
+ * `npm run keys -- create --name NAME [--project ID] [--rpm N] [--tpm N] [--expires-at T] [--json]`,
+ * `keys list`, `keys delete ID`, `keys usage [--days N]`: API keys and their completions usage,
+ * for bootstrap and scripts; `keys token --project ID --role ROLE --ttl T`: a member's JWT.
  *
  * With DATABASE_URL the CLI works on the store directly. With the embedded store, PGlite holds
  * its data dir exclusively: when the server is up the CLI goes through its HTTP API with a
@@ -9,26 +9,35 @@
  */
 import { SERVICE_VERSION } from "../version.js";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.js";
+import { ConfigError, loadConfig, type ServiceConfig } from "../config.js";
 import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
+import { MEMBER_ROLES } from "../domain/member-token.js";
 import { runningServer } from "../server-record.js";
-import { keysOverHttp, keysOnStore, type KeyOps } from "./key-ops.js";
+import { keysOverHttp, keysOnStore, type CreatedKey, type KeyOps, type ListedKey, type NewKeyOptions } from "./key-ops.js";
+import { isRole, mintToken, parseTtl } from "./token-command.js";
 import { summarize, usageTable } from "./usage-summary.js";
 
-const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--expires-at UNIX_SECONDS] [--client CLIENT] [--json]
+const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--rpm N] [--tpm N] [--expires-at UNIX_SECONDS] [--client CLIENT] [--json]
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
        npm run keys -- usage [--days N] [--project ID] [--json]
+       npm run keys -- token [--project ID] [--role ROLE] [--ttl T] [--user ID] [--json]
 
   -n, --name NAME               the new key's name (create)
+      --rpm N, --tpm N          the new key's own requests and tokens per minute (create; default: RATE_LIMIT_RPM, RATE_LIMIT_TPM)
       --expires-at T            the key is refused after T, Unix seconds (create; default: never)
       --days N                  usage of the last N days, today included (usage; default: 30)
   -p, --project ID              the project (default: default)
+      --role ROLE               the token's role: ${MEMBER_ROLES.join(", ")} (token; default: member)
+      --ttl T                   the token's lifetime: seconds, or 15m, 12h, 7d; at most 30d (token; default: 1h)
+      --user ID                 the token's subject (token; default: operator)
       --client CLIENT           the MCP configuration for one client (create): ${MCP_CLIENTS.join(", ")}
       --json                    print one JSON document
   -h, --help                    this text
       --version                 the agentport version
 (use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
+
+const COMMANDS = ["create", "list", "delete", "usage", "token"];
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -44,7 +53,12 @@ function parseCommandLine() {
       options: {
         name: { type: "string", short: "n" },
         "expires-at": { type: "string" },
+        rpm: { type: "string" },
+        tpm: { type: "string" },
         project: { type: "string", short: "p", default: "default" },
+        role: { type: "string", default: "member" },
+        ttl: { type: "string", default: "1h" },
+        user: { type: "string", default: "operator" },
         json: { type: "boolean", default: false },
         client: { type: "string", default: "generic" },
         days: { type: "string", default: "30" },
@@ -54,6 +68,52 @@ function parseCommandLine() {
     });
   } catch (err) {
     fail((err as Error).message);
+  }
+}
+
+type Values = ReturnType<typeof parseCommandLine>["values"];
+
+/** A whole number in [1, max] from flag `flag`, or a usage error; undefined when not given. */
+function countFlag(value: string | undefined, flag: string, max: number, example: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max)) fail(`${flag} takes a whole number from 1 to ${max}, such as ${example}`);
+  return n;
+}
+
+/** `create`'s options, checked as the API checks `expires_at` and `rate_limits`. */
+function newKeyOptions(values: Values): NewKeyOptions {
+  const expiresAt = values["expires-at"] === undefined ? undefined : Number(values["expires-at"]);
+  if (expiresAt !== undefined && !(Number.isInteger(expiresAt) && expiresAt > 0)) fail("--expires-at takes Unix seconds, such as 1893456000");
+  const rpm = countFlag(values.rpm, "--rpm", 1_000_000_000, "60");
+  const tpm = countFlag(values.tpm, "--tpm", 1_000_000_000_000, "100000");
+  return { expiresAt, rpm, tpm };
+}
+
+/** The environment's problems, one per line, are a usage error too (exit 2), as for the server. */
+function configOrExit(): ServiceConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`keys: fix these environment variables\n${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+async function printToken(values: Values): Promise<void> {
+  const role = values.role!;
+  if (!isRole(role)) fail(`--role takes one of ${MEMBER_ROLES.join(", ")} (got '${role}')`);
+  const ttlSeconds = parseTtl(values.ttl!);
+  if (ttlSeconds === undefined) fail(`--ttl takes seconds or 15m, 12h, 7d, at most 30d (got '${values.ttl}')`);
+  if (!values.user?.trim()) fail("--user takes a user id");
+  const config = configOrExit();
+  const { token, expiresAt } = await mintToken(config, { project: values.project!, role, ttlSeconds, user: values.user.trim() });
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ token, project_id: values.project, role, sub: values.user.trim(), expires_at: expiresAt }) + "\n");
+  } else {
+    process.stdout.write(`${token}\n`);
+    process.stderr.write(`${role} of project ${values.project}, valid until ${new Date(expiresAt * 1000).toISOString()}\n`);
   }
 }
 
@@ -69,6 +129,36 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
   }
 }
 
+/** The new key with its secret, once: one JSON object, or text with the MCP configuration for `client`. */
+function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean): void {
+  if (json) {
+    const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits } = k;
+    process.stdout.write(JSON.stringify({ id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits }) + "\n");
+    return;
+  }
+  process.stdout.write(
+    `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
+      `  API secret key (shown once, store it now): ${k.secret}\n` +
+      `  API base URL: ${k.base_url}\n` +
+      `  Limits per minute: ${k.rate_limits.rpm ?? "default"} requests, ${k.rate_limits.tpm ?? "default"} tokens\n\n` +
+      `  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
+  );
+}
+
+/** The project's keys: one JSON list, or a line per key. */
+function printList(keys: ListedKey[], project: string, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify({ object: "list", data: keys }) + "\n");
+  } else if (keys.length === 0) {
+    process.stdout.write(`No API keys in project ${project}.\n`);
+  } else {
+    const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
+    for (const k of keys) {
+      process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseCommandLine();
   if (values.help) {
@@ -80,10 +170,12 @@ async function main(): Promise<void> {
     return;
   }
   const [command, ...rest] = positionals;
-  if (!["create", "list", "delete", "usage"].includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  if (!COMMANDS.includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  if (command === "token") return printToken(values);
   const client = values.client as McpClient;
   if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);
-  const config = loadConfig();
+  const keyOptions = command === "create" ? newKeyOptions(values) : {};
+  const config = configOrExit();
   const project = values.project!;
 
   // The embedded store may be held by a running server: find it by its record in the data dir
@@ -98,32 +190,11 @@ async function main(): Promise<void> {
     switch (command) {
       case "create": {
         if (!values.name?.trim()) fail("create needs --name NAME");
-        const expiresAt = values["expires-at"] === undefined ? undefined : Number(values["expires-at"]);
-        if (expiresAt !== undefined && !(Number.isInteger(expiresAt) && expiresAt > 0)) fail("--expires-at takes Unix seconds, such as 1893456000");
-        const k = await ops.create(project, values.name.trim(), expiresAt);
-        if (values.json) {
-          process.stdout.write(JSON.stringify({ id: k.id, name: k.name, secret: k.secret, base_url: k.base_url, mcp_json: k.mcp_json, mcp_configs: k.mcp_configs, created_at: k.created_at, expires_at: k.expires_at }) + "\n");
-        } else {
-          process.stdout.write(
-            `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
-              `  API secret key (shown once, store it now): ${k.secret}\n` +
-              `  API base URL: ${k.base_url}\n\n  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
-          );
-        }
+        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json!);
         break;
       }
       case "list": {
-        const keys = await ops.list(project);
-        if (values.json) {
-          process.stdout.write(JSON.stringify({ object: "list", data: keys }) + "\n");
-        } else if (keys.length === 0) {
-          process.stdout.write(`No API keys in project ${project}.\n`);
-        } else {
-          const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
-          for (const k of keys) {
-            process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
-          }
-        }
+        printList(await ops.list(project), project, values.json!);
         break;
       }
       case "delete": {

@@ -7,6 +7,9 @@ import { z } from "zod";
 const id = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "must start with a letter or digit and use only letters, digits, '.', '_', ':' or '-'");
+const alias = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:\/-]{0,127}$/, "must start with a letter or digit and use only letters, digits, '.', '_', ':', '/' or '-'");
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
 const common = {
   id,
@@ -14,6 +17,8 @@ const common = {
   description: z.string().min(1).optional(),
   /** Projects that see the agent; absent means every project. */
   projects: z.array(z.string().min(1)).min(1).optional(),
+  /** Other model names that reach the agent as sent (`gpt-4o-mini`), for clients configured for another provider. */
+  aliases: z.array(alias).min(1).optional(),
 };
 
 const llm = z.strictObject({
@@ -83,6 +88,7 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
   const problems: string[] = [];
   const specs: AgentSpec[] = [];
   const seen = new Map<string, number>();
+  const aliasOwners = new Map<string, number>();
   list.forEach((raw, i) => {
     const declared = raw && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
     if (typeof declared === "string") {
@@ -96,6 +102,11 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
       return;
     }
     const spec = parsed.data;
+    for (const name of spec.aliases ?? []) {
+      const earlier = aliasOwners.get(name);
+      if (earlier === undefined) aliasOwners.set(name, i);
+      else problems.push(`${where(i, raw)}: alias '${name}' is already used by ${earlier === i ? "this agent" : `agents[${earlier}]`}`);
+    }
     if (spec.kind === "llm" && spec.base_url && spec.base_url_env) {
       problems.push(`${where(i, raw)}: set either 'base_url' or 'base_url_env', not both`);
     }

@@ -38,6 +38,8 @@ interface Entry {
 
 export class ConfiguredAgents implements AgentRegistry {
   private readonly byModel = new Map<string, Entry>();
+  /** Aliases lead to the same entries; kept apart so that list() shows each agent once. */
+  private readonly byAlias = new Map<string, Entry>();
   /** One keep-alive pool for every upstream call. */
   readonly dispatcher: UndiciAgent;
 
@@ -51,6 +53,7 @@ export class ConfiguredAgents implements AgentRegistry {
         id: spec.id,
         modelId: `${opts.prefix}/${spec.id}`,
         kind: spec.kind,
+        ...(spec.aliases && { aliases: spec.aliases }),
         description: spec.description ?? defaultDescription(spec),
         created,
       };
@@ -69,7 +72,18 @@ export class ConfiguredAgents implements AgentRegistry {
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
+    this.indexAliases(problems);
     if (problems.length) throw new AgentsFileError("The agents configuration", problems);
+  }
+
+  /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */
+  private indexAliases(problems: string[]): void {
+    for (const entry of this.byModel.values()) {
+      for (const alias of entry.agent.aliases ?? []) {
+        if (this.byModel.has(alias)) problems.push(`agent '${entry.agent.id}': alias '${alias}' is the model id of agent '${this.byModel.get(alias)!.agent.id}'`);
+        else this.byAlias.set(alias, entry);
+      }
+    }
   }
 
   list(projectId: string): AgentInfo[] {
@@ -81,7 +95,7 @@ export class ConfiguredAgents implements AgentRegistry {
   }
 
   resolve(projectId: string, modelId: string): Agent | undefined {
-    const entry = this.byModel.get(modelId);
+    const entry = this.byModel.get(modelId) ?? this.byAlias.get(modelId);
     return entry && (!entry.projects || entry.projects.has(projectId)) ? entry.agent : undefined;
   }
 
@@ -90,8 +104,8 @@ export class ConfiguredAgents implements AgentRegistry {
   }
 }
 
-function info({ id, modelId, kind, description, created }: Agent): AgentInfo {
-  return { id, modelId, kind, description, created };
+function info({ id, modelId, aliases, kind, description, created }: Agent): AgentInfo {
+  return { id, modelId, ...(aliases && { aliases }), kind, description, created };
 }
 
 function defaultDescription(spec: AgentSpec): string {

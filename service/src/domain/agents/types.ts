@@ -92,6 +92,8 @@ export interface AgentInfo {
   id: string;
   /** Model id clients send: `<prefix>/<id>`. */
   modelId: string;
+  /** Other model names that reach the agent (the agents file's `aliases`); answers name the one asked for. */
+  aliases?: string[];
   kind: AgentKind;
   /** One line for humans and for MCP tool descriptions. */
   description: string;
@@ -112,7 +114,7 @@ export interface Agent extends AgentInfo {
 /** The registry on the instance (`app.agents`). */
 export interface AgentRegistry {
   list(projectId: string): AgentInfo[];
-  /** Resolves a model id (`<prefix>/chat:latest`, `<prefix>/<id>`); undefined when unknown. */
+  /** Resolves a model id (`<prefix>/chat:latest`, `<prefix>/<id>`) or an alias; undefined when unknown. */
   resolve(projectId: string, modelId: string): Agent | undefined;
 }
 

@@ -19,12 +19,14 @@ const Model = Type.Object({
 export default async function modelsRoutes(instance: FastifyInstance) {
   // Handlers get their request types from the route schemas.
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const toModel = (agent: AgentInfo) => ({ id: agent.modelId, object: "model" as const, created: agent.created, owned_by: app.config.modelPrefix });
+  const toModel = (agent: AgentInfo, id = agent.modelId) => ({ id, object: "model" as const, created: agent.created, owned_by: app.config.modelPrefix });
+  /** An agent under its model id, then under each of its aliases. */
+  const modelsOf = (agent: AgentInfo) => [toModel(agent), ...(agent.aliases ?? []).map((alias) => toModel(agent, alias))];
 
   app.get(
     "/models",
     { schema: { response: responses({ 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) }) } },
-    async (request) => ({ object: "list" as const, data: app.agents.list(request.auth.projectId).map(toModel) }),
+    async (request) => ({ object: "list" as const, data: app.agents.list(request.auth.projectId).flatMap(modelsOf) }),
   );
 
   // Model ids hold a slash and a colon (`agentport/chat:latest`), sent raw or percent-encoded.
@@ -38,6 +40,6 @@ export default async function modelsRoutes(instance: FastifyInstance) {
     }
     const agent = app.agents.resolve(request.auth.projectId, id);
     if (!agent) throw modelNotFound(id);
-    return toModel(agent);
+    return toModel(agent, id); // an alias is shown as asked for
   });
 }
