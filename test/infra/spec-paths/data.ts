@@ -8,9 +8,10 @@ for (const svc of ["sqldb", "cache", "docdb", "mq", "graphql", "gateway"]) {
   add(`${svc}.enabled`, { na: ["sqldb", "cache", "docdb", "mq"].includes(svc) ? { override: NA.follows } : undefined, default: true, invalid: "yes", fixed: ["sqldb", "cache", "docdb", "mq"].includes(svc) ? false : undefined, override: ["graphql", "gateway"].includes(svc) ? false : undefined, note: "a data service in the cluster cannot be switched off: data.<service> says where it runs" });
 }
 add("sqldb.global.sqldb.auth.postgresPassword", { secret: true, default: GENERATED("sqldb-superuser", 32), override: S("super"), invalid: "" });
-add("sqldb.global.sqldb.auth.username", { default: "platform", override: "app", invalid: "", note: "the package placeholder replaced by a fixed name" });
+const NAME_CHOICE = "the reference has a placeholder the stack must replace; the program names the in-cluster database and its user itself, since no one outside the cluster needs to know them";
+add("sqldb.global.sqldb.auth.username", { default: "platform", choice: NAME_CHOICE, override: "app", invalid: "" });
 add("sqldb.global.sqldb.auth.password", { secret: true, default: GENERATED("sqldb", 32), override: S("pw"), invalid: "" });
-add("sqldb.global.sqldb.auth.database", { default: "platform", override: "app", invalid: "" });
+add("sqldb.global.sqldb.auth.database", { default: "platform", choice: NAME_CHOICE, override: "app", invalid: "" });
 add("cache.architecture", { default: "standalone", override: "replication", invalid: "cluster" });
 add("cache.persistence.size", { default: "2Gi", override: "4Gi", invalid: "" });
 add("cache.auth.enabled", { default: false, override: true, invalid: "yes" });
@@ -23,8 +24,8 @@ add("docdb.persistence.storageClass", { default: "default", override: "fast", in
 add("docdb.persistence.size", { default: "5Gi", override: "10Gi", invalid: "" });
 add("docdb.useStatefulSet", { default: true, override: false, invalid: "yes" });
 add("docdb.auth.enabled", { default: true, override: false, invalid: "yes" });
-add("docdb.auth.databases", { default: ["platform"], override: ["app"], invalid: "app" });
-add("docdb.auth.usernames", { default: ["platform"], override: ["app"], invalid: ["a", "b"] });
+add("docdb.auth.databases", { default: ["platform"], choice: NAME_CHOICE, override: ["app"], invalid: "app" });
+add("docdb.auth.usernames", { default: ["platform"], choice: NAME_CHOICE, override: ["app"], invalid: ["a", "b"] });
 add("docdb.auth.passwords", { secret: true, default: GENERATED("docdb-0", 32, { list: true }), override: [S("p")], invalid: [S("a"), S("b")] });
 add("mq.auth.tls.enabled", { default: false, override: true, invalid: "yes" });
 add("mq.auth.username", { default: "admin", override: "platform", invalid: "" });
@@ -48,9 +49,9 @@ add("gateway.effectiveSemver", {
 });
 add("gateway.pullPolicy", { default: "IfNotPresent", override: "Always", invalid: "Sometimes" });
 add("gateway.proxy.loadBalancerSourceRanges", { default: [], override: ["203.0.113.0/24"], invalid: ["everyone"] });
-add("vectordb.postgresql.username", { default: "vector", override: "vec", invalid: "" });
+add("vectordb.postgresql.username", { default: "vector", choice: NAME_CHOICE, override: "vec", invalid: "" });
 add("vectordb.postgresql.password", { secret: true, default: GENERATED("vectordb", 32), override: S("vec"), invalid: "" });
-add("vectordb.postgresql.database", { default: "vector", override: "vec", invalid: "" });
+add("vectordb.postgresql.database", { default: "vector", choice: NAME_CHOICE, override: "vec", invalid: "" });
 add("vectordb.postgresql.port", { default: 5432, override: 5433, invalid: 0 });
 add("vectordb.persistence.enabled", { default: true, override: false, invalid: "yes" });
 add("vectordb.persistence.size", { default: "64Gi", override: "128Gi", invalid: "" });
