@@ -44,7 +44,7 @@ for (const c of COMPONENTS) {
   }
   if (c === "frontend_core") add(`${c}.replicaCount`, { default: 1, choice: "the resource table has no frontend_core row: one replica, as for every application component it lists", override: 3, invalid: 0 });
   else if (NO_REPLICA_DEFAULT.includes(c)) add(`${c}.replicaCount`, { default: CHART, override: 3, invalid: 0, note: "the reference shows no replicas default: the chart's applies" });
-  for (const f of ["nameOverride", "fullnameOverride"]) add(`${c}.${f}`, { default: "", na: { override: NA.fixed }, on });
+  for (const f of ["nameOverride", "fullnameOverride"]) add(`${c}.${f}`, { default: "", na: { override: NA.fixed }, fixed: "renamed", on });
   for (const [f, columns] of PLACEMENT) add(`${c}.${f}`, { ...columns, on });
 }
 
@@ -68,6 +68,7 @@ add("gateway.proxy.annotations", {
   na: { default: NA.placeholder },
   override: { [ACM_ANNOTATION]: "arn:aws:acm:ap-northeast-1:111122223333:certificate/other" },
   required: true,
+  invalid: { [ACM_ANNOTATION]: "my-certificate" },
   note: "cloudb: the certificate's ARN for the load balancer (MINIMAL is a cloudb stack)",
 });
 add("vectordb.sqldb.*", {

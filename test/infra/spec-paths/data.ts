@@ -37,7 +37,7 @@ add("graphql.env.DEV_MODE", { default: "false", override: "true", invalid: "yes"
 add("graphql.env.ENABLED_LOG_TYPES", { default: "startup, http-log, webhook-log, websocket-log, query-log", override: "startup", invalid: "" });
 add("gateway.env.prefix", { default: CHART, override: "/gw/", invalid: "", note: "a prefix path the reference hides" });
 add("gateway.env.database", { default: "off", override: "postgres", invalid: "" });
-add("gateway.env.plugins", { default: "bundled,jwt,acme", override: "bundled,jwt", invalid: "" });
+add("gateway.env.plugins", { default: "bundled,jwt,acme", override: "bundled,jwt,acme,cors", invalid: "bundled,jwt", note: "the jwt and acme plugins must stay (reference: Authentication)" });
 add("gateway.env.real_ip_header", { default: "x-real-ip", override: "x-forwarded-for", invalid: "" });
 add("gateway.env.trusted_ips", { default: "0.0.0.0/0,::/0", override: "10.0.0.0/8", invalid: "" });
 add("gateway.ingressController.ingressClass", { default: "gateway", override: "kong", invalid: "" });

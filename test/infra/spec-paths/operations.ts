@@ -29,7 +29,7 @@ add("monitoring.dashboards.persistence.storageClass", { default: "", override: "
 add("monitoring.dashboards.persistence.accessModes", { default: ["ReadWriteOnce"], override: ["ReadWriteMany"], invalid: ["Shared"] });
 add("monitoring.dashboards.resources.limits", { default: {}, override: { memory: "1Gi" }, invalid: { memory: "lots" } });
 add("monitoring.dashboards.env", { default: {}, override: { GF_LOG_LEVEL: "warn" }, invalid: "x" });
-add("monitoring.logs.enabled", { default: true, override: false, invalid: "yes" });
+add("monitoring.logs.enabled", { default: true, override: false, invalid: "yes", on: (r) => (r.monitoring = { logagent: { enabled: false } }), note: "off only with the log agent off (the agent ships to it)" });
 add("monitoring.logs.storage.type", { default: "filesystem", override: "s3", invalid: "tape", on: (r) => (r.monitoring = { logs: { storage: { s3: { bucketName: "logs", region: "ap-northeast-1" } } } }) });
 persistence("monitoring.logs", "10Gi");
 const logsS3: Edit = (r) => (r.monitoring = { logs: { storage: { type: "s3", s3: { bucketName: "logs", region: "ap-northeast-1" } } } });
