@@ -101,7 +101,7 @@ export const platformRules: Rule[] = [
         const model = BOOST_INSTANCE_KEY.exec(key)?.[2];
         if (!model) report(`credentials.boost.${key}`, "must be named SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>");
         else if (!(BOOST_INSTANCE_MODELS as readonly string[]).includes(model)) report(`credentials.boost.${key}`, `model suffix must be one of: ${BOOST_INSTANCE_MODELS.join(", ")}`);
-        else if (checkable(value) && !isInstanceConfig(value)) {
+        else if (typeof value !== "string" || (checkable(value) && !isInstanceConfig(value))) {
           report(`credentials.boost.${key}`, "must be behavior=clouda,url=<deployment_url>,headers={...},query_params={...}");
         }
       } else if (!["SERVICE_BOOST_API_KEY_MAIN", "SERVICE_BOOST_AUTO_API_KEY", "SERVICE_BOOST_LLMPROXY_KEY", "SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN"].includes(key)) {

@@ -50,3 +50,23 @@ describe("a valid stack the reference allows is accepted", () => {
     expect(issuesAfter(edit)).toEqual([]);
   });
 });
+
+describe("a credential in plaintext is refused naming its path, whatever its form", () => {
+  const remoteWrite = (config: Record<string, unknown>): Edit => (r) => (r.monitoring = { metrics: { remoteWrite: { enabled: true, configs: [{ url: "https://metrics.example.org/write", ...config }] } } });
+  it.each<[string, string, Edit]>([
+    ["a bearer token in a remote-write Authorization header", "monitoring.metrics.remoteWrite.configs[0].headers.Authorization", remoteWrite({ headers: { Authorization: "Bearer abc" } })],
+    ["a remote-write authorization.credentials", "monitoring.metrics.remoteWrite.configs[0].authorization.credentials", remoteWrite({ authorization: { type: "Bearer", credentials: "abc" } })],
+    ["a remote-write bearer_token", "monitoring.metrics.remoteWrite.configs[0].bearer_token", remoteWrite({ bearer_token: "abc" })],
+    ["an API key header", "monitoring.metrics.remoteWrite.configs[0].headers.X-Api-Key", remoteWrite({ headers: { "X-Api-Key": "abc" } })],
+    ["a number as a secret", "mq.auth.password", (r) => (r.mq = { auth: { password: 42 } })],
+    ["a number as a boost instance", "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O", (r) => (r.credentials.boost = { SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O: 42 })],
+  ])("%s", (_what, path, edit) => {
+    expect(issuesAfter(edit).map((i) => i.path)).toContain(path);
+  });
+
+  it("a toleration's or an affinity term's key is no secret", () => {
+    const tolerations = [{ key: "gpu", operator: "Exists", effect: "NoSchedule" }];
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "pool", operator: "In", values: ["agents"] }] }] } } };
+    expect(issuesAfter((r) => (r.frontend = { ...r.frontend, tolerations, affinity }))).toEqual([]);
+  });
+});
