@@ -140,6 +140,15 @@ describe("the conformance table and the deployment reference", () => {
     const md = readFileSync(SPEC_FILE, "utf8").replace("| jwt.algorithm |", "| jwt.issuer, .audience | string | - | Optional |\n| jwt.algorithm |");
     expect(specPaths(md)).toEqual(expect.arrayContaining(["jwt.issuer", "jwt.audience"]));
   });
+
+  it("notice a common field, a component and a must-override path added to the reference", () => {
+    const md = readFileSync(SPEC_FILE, "utf8")
+      .replace("`affinity` (object", "`priorityClassName` (string), `affinity` (object")
+      .replace("browser (browser automation)", "browser (browser automation), indexer")
+      .replace("| JWT | jwt.secret |", "| JWT | jwt.secret, jwt.rotation.period |");
+    expect(specPaths(md)).toEqual(expect.arrayContaining(["frontend.priorityClassName", "automation.services.rpc.priorityClassName", "indexer.enabled", "indexer.serviceAccount.annotations", "jwt.rotation.period"]));
+    expect(specPaths(md).length).toBeGreaterThan(specPaths().length);
+  });
 });
 
 /** Rows whose check ran to its end, by what it showed: the totals count these and nothing else. */
