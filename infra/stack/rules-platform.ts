@@ -1,5 +1,6 @@
 /** Required-when rules of the chart's own parameters, and the equalities of the reference. */
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
+import type { GroupName, StackSpec } from "./schema.js";
 import { AUDIT_OUTPUT_KEYS, BOOST_INSTANCE_KEY, BOOST_INSTANCE_MODELS } from "./schema-platform.js";
 
 /** `behavior=clouda,url=<http(s) URL>,headers={…},query_params={…}`, in that order. */
@@ -23,7 +24,34 @@ function isJsonStringArray(v: string): boolean {
   }
 }
 
+/** Every component's values key (reference: What the service does), for the common fields it has. */
+const COMPONENTS = [
+  "frontend", "frontend_core", "swef", "automation", "ultron", "boost", "llmproxy", "localllm", "browser", "document_converter",
+  "html_conversion", "html_conversion_worker", "sqldb", "cache", "docdb", "mq", "vectordb", "graphql", "gateway", "objstore", "mail", "smtp",
+] as const satisfies readonly GroupName[];
+
+/** The component and its automation sub-services, each with its values path. */
+function componentNodes(s: StackSpec): Array<[string, Record<string, unknown>]> {
+  const services = Object.entries(s.automation.services).map(([k, v]) => [`automation.services.${k}`, v] as [string, Record<string, unknown>]);
+  return [...COMPONENTS.map((c) => [c, s[c]] as [string, Record<string, unknown>]), ...services];
+}
+
+/** The plugins the reference's gateway enables (Authentication, 7): JWT and certificate automation. */
+const GATEWAY_PLUGINS = ["jwt", "acme"];
+
 export const platformRules: Rule[] = [
+  rule(COMPONENTS, (s, report) => {
+    for (const [path, node] of componentNodes(s)) {
+      for (const field of ["nameOverride", "fullnameOverride"]) {
+        if (node[field] !== undefined && node[field] !== "") report(`${path}.${field}`, "is not to be changed (the reference): leave it empty");
+      }
+    }
+  }),
+  rule(["gateway"], (s, report) => {
+    const plugins = s.gateway.env.plugins.split(",").map((p) => p.trim());
+    const missing = GATEWAY_PLUGINS.filter((p) => !plugins.includes(p));
+    if (missing.length > 0) report("gateway.env.plugins", `must keep the ${missing.join(" and ")} plugin(s): the platform's JWT authentication and certificate automation use them`);
+  }),
   rule(["registryCredentials"], (s, report) => {
     const r = s.registryCredentials;
     if (!r.enabled) return;
@@ -73,7 +101,7 @@ export const platformRules: Rule[] = [
         const model = BOOST_INSTANCE_KEY.exec(key)?.[2];
         if (!model) report(`credentials.boost.${key}`, "must be named SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>");
         else if (!(BOOST_INSTANCE_MODELS as readonly string[]).includes(model)) report(`credentials.boost.${key}`, `model suffix must be one of: ${BOOST_INSTANCE_MODELS.join(", ")}`);
-        else if (checkable(value) && !isInstanceConfig(value)) {
+        else if (typeof value !== "string" || (checkable(value) && !isInstanceConfig(value))) {
           report(`credentials.boost.${key}`, "must be behavior=clouda,url=<deployment_url>,headers={...},query_params={...}");
         }
       } else if (!["SERVICE_BOOST_API_KEY_MAIN", "SERVICE_BOOST_AUTO_API_KEY", "SERVICE_BOOST_LLMPROXY_KEY", "SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN"].includes(key)) {
@@ -108,14 +136,15 @@ export const platformRules: Rule[] = [
     }
     const auto = c.boost.SERVICE_BOOST_AUTO_API_KEY;
     const admin = c.graphql.GRAPHQL_ADMIN_SECRET;
-    if (auto && admin && auto !== admin) {
+    // A `secure:` value read offline is a stand-in per path: equal secrets cannot be told apart there.
+    if (checkable(auto) && checkable(admin) && auto !== admin) {
       report("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", "must equal credentials.graphql.GRAPHQL_ADMIN_SECRET (set only one of them)");
     }
   }),
   rule(["automation", "ultron", "frontend"], (s, report) => {
     const a = s.automation.env.PUBLIC_LLM_INTERNAL_SECRET;
     const u = s.ultron.secret.PUBLIC_LLM_INTERNAL_SECRET;
-    if (a && u && a !== u) report("ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", "must equal automation.env.PUBLIC_LLM_INTERNAL_SECRET (set only one of them)");
+    if (checkable(a) && checkable(u) && a !== u) report("ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", "must equal automation.env.PUBLIC_LLM_INTERNAL_SECRET (set only one of them)");
     const signUp = s.frontend.env.REACT_APP_SECURED_SIGN_UP;
     if (signUp !== undefined && signUp !== s.automation.env.SECURED_SIGN_UP) {
       report("frontend.env.REACT_APP_SECURED_SIGN_UP", "must equal automation.env.SECURED_SIGN_UP (leave it unset to follow it)");
@@ -151,6 +180,9 @@ export const platformRules: Rule[] = [
   }),
   rule(["monitoring"], (s, report) => {
     const st = s.monitoring.logs.storage;
+    if (s.monitoring.enabled && s.monitoring.logagent.enabled && !s.monitoring.logs.enabled) {
+      report("monitoring.logs.enabled", "must be true while monitoring.logagent.enabled: the agent ships to it (or turn the agent off and point an existing one at a logs endpoint)");
+    }
     if (!s.monitoring.enabled || !s.monitoring.logs.enabled) return;
     if (st.type === "s3") requireAll(report, "when monitoring.logs.storage.type is s3", { "monitoring.logs.storage.s3.bucketName": st.s3.bucketName, "monitoring.logs.storage.s3.region": st.s3.region });
     if (st.type === "azure") {

@@ -4,7 +4,10 @@
  * manager issues it. Elsewhere either one, or certificates given in ingress.tls.
  */
 import { ACM_ANNOTATION, CERT_MANAGER_PREFIX } from "../constants.js";
-import { rule, type Rule } from "./rule.js";
+import { checkable, rule, type Rule } from "./rule.js";
+
+/** An ACM certificate ARN; the annotation takes one or several, comma-separated. */
+const ACM_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
 
 export const tlsRules: Rule[] = [
   rule(["cloud", "gateway", "ingress"], (s, report) => {
@@ -13,6 +16,10 @@ export const tlsRules: Rule[] = [
     const certificates = (s.ingress.tls as unknown[]).length > 0;
     if (s.cloud.provider === "aws" && !acm) {
       report(`gateway.proxy.annotations.${ACM_ANNOTATION}`, "is required on aws: TLS ends at the load balancer with the ACM certificate(s) it names");
+    }
+    const arns = s.gateway.proxy.annotations[ACM_ANNOTATION];
+    if (checkable(arns) && arns.trim() !== "" && !arns.split(",").every((a) => ACM_ARN.test(a.trim()))) {
+      report(`gateway.proxy.annotations.${ACM_ANNOTATION}`, "must be ACM certificate ARNs (arn:aws:acm:<region>:<account>:certificate/<id>), comma-separated");
     }
     if (s.cloud.provider === "azure" && !issuer) {
       report("ingress.annotations", `needs a certificate manager on azure (a ${CERT_MANAGER_PREFIX}cluster-issuer or ${CERT_MANAGER_PREFIX}issuer annotation): TLS is required`);

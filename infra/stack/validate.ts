@@ -49,7 +49,10 @@ function placeholders(value: unknown, path: string, skip: (p: string) => boolean
 
 /** Every secret of the reference given in plaintext: a stack file must hold it encrypted, or leave it to be generated. */
 function plaintextSecrets(value: unknown, path: string, isSecure: NonNullable<ValidateOptions["isSecure"]>, out: Issue[]): void {
-  if (typeof value === "string") {
+  // A number or boolean at a secret's path is plaintext too (a `secure:` entry is always a string).
+  if ((typeof value === "number" || typeof value === "boolean") && isSensitivePath(path)) {
+    out.push({ path, message: "is a secret: set it with `pulumi config set --secret` (a string); a plaintext number or boolean is refused" });
+  } else if (typeof value === "string") {
     // A package placeholder is no secret (the placeholder check names it where it is used).
     if (value !== "" && !PLACEHOLDER.test(value) && isSensitivePath(path) && !isSecure(path, value)) {
       out.push({ path, message: "is a secret: set it with `pulumi config set --secret` (or leave it unset where it is generated); plaintext in a stack file is refused" });

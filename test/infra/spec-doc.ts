@@ -1,8 +1,15 @@
 /**
  * Every parameter path the deployment reference names, read from its text (docs/spec/deployment.md):
- * the first cell of each parameter table, the storage providers' lists, the paths named in prose,
- * the Versioning table (one `image.<component>.tag` each) and the resource table (replicas,
- * requests and limits per component). The conformance table must list exactly these.
+ * the first cell of each parameter table, the must-override table, the storage providers' lists,
+ * the paths named in prose, the common fields every component has (the "Every component has"
+ * paragraph, applied to each component the "What the service does" list names), the monitoring
+ * components' resource paragraph, the Versioning table (one `image.<component>.tag` each) and the
+ * resource table (replicas, requests and limits per component). The conformance table must list
+ * exactly these.
+ *
+ * A hand parser, not a Markdown library: none is a dependency here, and the reference's tables are
+ * plain pipe tables (no escaped pipes, no alignment, no multi-line cells), so one line is one row;
+ * what needs care is the shorthand inside cells and prose, which no Markdown parser expands.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -99,10 +106,98 @@ function prosePaths(md: string): string[] {
   return out;
 }
 
+/** Prose names of components ("What the service does") → their values key; null: not one component. */
+const PROSE_COMPONENT: Record<string, string | null> = {
+  "graphql engine": "graphql",
+  "mail relay": "mail",
+  "self-hosted SMTP server": "smtp",
+  "monitoring stack": null,
+};
+
+/** The lines of one `##`/`###` section, up to the next heading. */
+function section(md: string, heading: string): string[] {
+  const lines = md.split("\n");
+  const start = lines.findIndex((l) => /^#+\s/.test(l) && l.replace(/^#+\s*/, "") === heading);
+  if (start < 0) throw new Error(`the reference has no section "${heading}"`);
+  const end = lines.findIndex((l, i) => i > start && /^#+\s/.test(l));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** Every component's values key: the bullets of "What the service does" and the automation sub-service keys. */
+export function components(md: string): string[] {
+  const lines = section(md, "What the service does");
+  const out: string[] = [];
+  for (const bullet of lines.filter((l) => l.startsWith("- "))) {
+    const text = bullet.slice(2).replace(/^[a-z ]+:\s*/, "").replace(/;.*$/, "").replace(/\s*\([^)]*\)/g, "").replace(/\.$/, "");
+    for (const name of text.split(/,\s*|\s+and\s+/).map((n) => n.trim()).filter(Boolean)) {
+      const key = name in PROSE_COMPONENT ? PROSE_COMPONENT[name] : name;
+      if (key) out.push(key);
+    }
+  }
+  const subServices = lines.filter((l) => !l.startsWith("- ")).flatMap((l) => [...l.matchAll(/`(automation\.services\.[\w-]+)`/g)].map((m) => m[1]!));
+  return [...out, ...subServices];
+}
+
+/** The fields of the "Every component has" paragraph: backticked names, `.x` relative to the one before. */
+function commonFields(md: string): string[] {
+  const para = md.split("\n").find((l) => l.startsWith("Every component has"));
+  if (!para) throw new Error("the reference has no common-fields paragraph");
+  const sentence = para.slice(0, para.indexOf(". Defaults of"));
+  const out: string[] = [];
+  for (const [, t] of sentence.matchAll(/`([^`]+)`/g)) {
+    if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)?$/.test(t!) && !["true", "false"].includes(t!)) out.push(t!);
+    else if (/^\.[a-z][A-Za-z]*$/.test(t!)) out.push(out.at(-1)!.replace(/\.[^.]*$/, "") + t);
+  }
+  return out;
+}
+
+/** Common fields × components; objstore counts replicas as `objstore.replicas` (its own paragraph's name). */
+function componentPaths(md: string): string[] {
+  const fields = commonFields(md);
+  return components(md).flatMap((c) => fields.map((f) => (c === "objstore" && f === "replicaCount" ? "objstore.replicas" : `${c}.${f}`)));
+}
+
+/** Monitoring components' key in values, by their name in the resource paragraph. */
+const MONITORING_KEY: Record<string, string> = { collector: "opentelemetry", "node exporter": "nodeExporter", "kube-state": "kubeStateMetrics" };
+
+/** "Monitoring components also take …": placement fields, request defaults, the metrics limits and replicas. */
+function monitoringPaths(md: string): string[] {
+  const para = md.split("\n").find((l) => l.startsWith("Monitoring components also take"));
+  if (!para) throw new Error("the reference has no monitoring resources paragraph");
+  const placement = [...para.slice(0, para.indexOf(";")).matchAll(/`(\w+)`/g)].map((m) => m[1]!).filter((f) => f !== "resources");
+  const [, requests, rest] = /request defaults: ([^;]*); (.*)$/.exec(para)!;
+  const out: string[] = [];
+  for (const item of requests!.split(/,\s*/)) {
+    const [, name] = /^(.*) \S+\/\S+$/.exec(item)!;
+    const key = `monitoring.${MONITORING_KEY[name!] ?? name}`;
+    out.push(...placement.map((f) => `${key}.${f}`), `${key}.resources.requests.memory`, `${key}.resources.requests.cpu`);
+  }
+  for (const item of rest!.replace(/\.$/, "").split(/,\s*/)) {
+    const limits = /^(\S+) limits \S+\/\S+$/.exec(item);
+    if (limits) out.push(`monitoring.${limits[1]}.resources.limits.memory`, `monitoring.${limits[1]}.resources.limits.cpu`);
+    else if (/^replicas \d+$/.test(item)) out.push(`monitoring.${/^(\S+) limits/.exec(rest!)![1]}.replicaCount`);
+    else throw new Error(`unread monitoring resource item: ${item}`);
+  }
+  return out;
+}
+
+/** Paths of the must-override table's cells: dotted paths, `.x` after one (relative), `a.*` groups. */
+function overridePaths(cell: string): string[] {
+  const out: string[] = [];
+  for (const [t] of cell.matchAll(/(?:[a-z][A-Za-z_]*\.)+(?:[A-Za-z_][\w-]*|\*)|(?<![\w.])\.[A-Za-z_]+/g)) {
+    out.push(t.startsWith(".") ? out.at(-1)!.replace(/\.[^.]*$/, "") + t : t);
+  }
+  return out;
+}
+
 /** Every path of the reference, each once, in order of appearance. */
 export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[] {
   const found: string[] = [];
+  const groups: string[] = [];
   for (const t of tables(md)) {
+    if (t.header[0] === "Category" && t.header[1] === "Parameters") {
+      for (const p of t.rows.flatMap((row) => overridePaths(row[1]!))) (p.endsWith(".*") ? groups : found).push(p);
+    }
     if (t.header[0] === "Parameter") for (const row of t.rows) found.push(...expandCell(row[0]!));
     if (t.header[0] === "Provider") for (const row of t.rows) found.push(...expandCell(row[1]!.replace(/\s*\([^)]*\)/g, "")));
     if (t.heading === "Versioning") {
@@ -122,7 +217,9 @@ export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[
       }
     }
   }
-  // Prose that names a group (`storage.secret.objstore`) or a template already expanded above adds nothing.
+  found.push(...componentPaths(md), ...monitoringPaths(md));
+  // Prose or a `.*` group that names a group (`storage.secret.objstore`) or a template already expanded adds nothing.
   const prose = prosePaths(md).filter((p) => p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)));
-  return [...new Set([...found, ...prose])];
+  const unmatched = groups.filter((g) => !found.some((f) => f.startsWith(g.slice(0, -1))));
+  return [...new Set([...found, ...prose, ...unmatched])];
 }

@@ -3,15 +3,37 @@
  * values builder, and the table must name exactly the paths of the deployment reference.
  */
 import { readFileSync } from "node:fs";
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { buildPlatformValues } from "../../infra/platform/values/index.js";
+import { Secrets } from "../../infra/secrets.js";
 import type { StackSpec } from "../../infra/stack/schema.js";
 import { validateStack, type Issue } from "../../infra/stack/validate.js";
-import { objstoreChartSecret, objstoreComponentValues } from "../../infra/storage/objstore.js";
+import { createStorage } from "../../infra/storage/index.js";
+import { objstoreComponentValues } from "../../infra/storage/objstore.js";
 import { rawStack, SECRETS } from "./fixtures.js";
 import { at } from "./plan-helpers.js";
 import { SPEC_FILE, specPaths } from "./spec-doc.js";
 import { CHART, isGenerated, MINIMAL, SPEC_PATHS, type SpecRow } from "./spec-paths.js";
+import { NA } from "./spec-paths/row.js";
+
+/** Inputs of every resource the program creates here, by name: the source of each generated secret. */
+const created = new Map<string, { type: string; inputs: Record<string, any> }>();
+/** A created resource's random output: its name, so a rendered value names the resource it came from. */
+const generatedBy = (name: string) => `generated-by:${name}`;
+await pulumi.runtime.setMocks(
+  {
+    newResource: ({ type, name, inputs }) => {
+      created.set(name, { type, inputs });
+      const outputs: Record<string, unknown> = { ...inputs, result: generatedBy(name), privateKeyPem: generatedBy(name), secret: generatedBy(name), name: inputs.accountName ?? inputs.name ?? name };
+      return { id: generatedBy(name), state: outputs };
+    },
+    call: ({ token }) => (token.includes("listStorageAccountKeys") ? { keys: [{ value: generatedBy("account-key") }] } : {}),
+  },
+  "agentport",
+  "spec",
+  false,
+);
 
 const segments = (path: string) => path.replace(/\[(\d+)\]/g, ".$1").split(".");
 
@@ -39,21 +61,42 @@ const baseOf = (row: SpecRow, withFeature = true): Record<string, any> => {
   return raw;
 };
 
-const objstoreSecret = (o: StackSpec["storage"]["secret"]["objstore"]) =>
-  objstoreChartSecret(o, o.ACCESS_KEY_ID ?? "S-objstore-access", o.SECRET_ACCESS_KEY ?? "S-objstore-secret");
+const unwrap = (o: pulumi.Output<unknown>) => new Promise<unknown>((resolve) => o.apply((v) => (resolve(v), v)));
 
-const valuesOf = (spec: StackSpec) =>
-  buildPlatformValues({
-    spec,
-    secrets: SECRETS,
-    managed: {},
-    storage: {
-      provider: spec.storage.provider,
-      // The objstore's is pure (the stack's settings and its keys); the clouds' come from the resources they create.
-      chartSecret: spec.storage.provider === "Minio" ? objstoreSecret(spec.storage.secret.objstore) : {},
-      componentValues: spec.storage.provider === "Minio" ? objstoreComponentValues(spec.objstore, SECRETS.objstoreRootPassword) : { enabled: false },
-    },
-  });
+/** The tree with every Output resolved (secrets included). */
+async function resolved(v: unknown): Promise<unknown> {
+  if (pulumi.Output.isInstance(v)) return resolved(await unwrap(v));
+  if (Array.isArray(v)) return Promise.all(v.map(resolved));
+  if (v && typeof v === "object") return Object.fromEntries(await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await resolved(x)] as const)));
+  return v;
+}
+
+/** Rows whose value comes from the Secrets or storage components: rendered through them (slower, under mocks). */
+const throughComponents = (row: SpecRow) => !!row.secret || isGenerated(row.default) || row.path.startsWith("storage.secret.");
+
+/** The values from plain stand-ins for the generated secrets and no storage resources: the rest of the tree is pure. */
+function pureValues(spec: StackSpec): Record<string, unknown> {
+  const minio = spec.storage.provider === "Minio";
+  const storage = { provider: spec.storage.provider, chartSecret: {}, componentValues: minio ? objstoreComponentValues(spec.objstore, SECRETS.objstoreRootPassword) : { enabled: false } };
+  return buildPlatformValues({ spec, secrets: SECRETS, managed: {}, storage });
+}
+
+let instance = 0;
+/** The platform values as the program builds them: its Secrets and storage components (under mocks), resolved. */
+async function valuesOf(spec: StackSpec): Promise<{ values: Record<string, unknown>; prefix: string }> {
+  const prefix = `r${++instance}`;
+  const secrets = new Secrets(`${prefix}-secrets`, { spec });
+  const storage = await createStorage(`${prefix}-storage`, spec, secrets, "group");
+  const values = buildPlatformValues({ spec, secrets, managed: {}, storage });
+  return { values: (await resolved(values)) as Record<string, unknown>, prefix };
+}
+
+/** The value at a row's rendered path, with the stack as given. */
+async function renderedAt(row: SpecRow, raw: Record<string, any>): Promise<{ got: unknown; prefix: string }> {
+  if (!throughComponents(row)) return { got: at(pureValues(validSpec(raw)), row.rendered ?? row.path), prefix: "" };
+  const { values, prefix } = await valuesOf(validSpec(raw));
+  return { got: at(values, row.rendered ?? row.path), prefix };
+}
 
 function validSpec(raw: Record<string, any>): StackSpec {
   const v = validateStack(raw);
@@ -79,9 +122,6 @@ const names = (issue: Issue, path: string) =>
   issue.path === path || issue.path.startsWith(`${path}.`) || issue.path.startsWith(`${path}[`) || path.startsWith(`${issue.path}.`);
 
 const param = (row: SpecRow) => row.param ?? row.path;
-const rendered = (row: SpecRow) => row.rendered ?? row.path;
-/** The clouds' storage.secret.* is rendered by their storage components, which the stored plans cover. */
-const renderedHere = (row: SpecRow) => !/^storage\.secret\.(cloudb|clouda)\./.test(row.path);
 
 /** A value as rendered: with what the stack appends to the list, when it does. */
 const withAppended = (row: SpecRow, value: unknown) => (row.appended ? [...(value as unknown[]), ...row.appended] : value);
@@ -100,23 +140,84 @@ describe("the conformance table and the deployment reference", () => {
     const md = readFileSync(SPEC_FILE, "utf8").replace("| jwt.algorithm |", "| jwt.issuer, .audience | string | - | Optional |\n| jwt.algorithm |");
     expect(specPaths(md)).toEqual(expect.arrayContaining(["jwt.issuer", "jwt.audience"]));
   });
-});
 
-describe("spec default renders at the path when the stack leaves it unset", () => {
-  it.each(withColumn("default"))("%s", (_path, row) => {
-    const got = at(valuesOf(validSpec(baseOf(row, false))), rendered(row));
-    if (row.default === CHART) expect(got).toBeUndefined();
-    else if (isGenerated(row.default)) expect(got).toEqual(row.default.generated);
-    else expect(got).toEqual(withAppended(row, row.default));
+  it("notice a common field, a component and a must-override path added to the reference", () => {
+    const md = readFileSync(SPEC_FILE, "utf8")
+      .replace("`affinity` (object", "`priorityClassName` (string), `affinity` (object")
+      .replace("browser (browser automation)", "browser (browser automation), indexer")
+      .replace("| JWT | jwt.secret |", "| JWT | jwt.secret, jwt.rotation.period |");
+    expect(specPaths(md)).toEqual(expect.arrayContaining(["frontend.priorityClassName", "automation.services.rpc.priorityClassName", "indexer.enabled", "indexer.serviceAccount.annotations", "jwt.rotation.period"]));
+    expect(specPaths(md).length).toBeGreaterThan(specPaths().length);
   });
 });
 
-describe("an override is accepted and renders", () => {
-  it.each(withColumn("override"))("%s", (_path, row) => {
+/** Rows whose check ran to its end, by what it showed: the totals count these and nothing else. */
+const passed = {
+  specDefault: new Set<string>(),
+  generated: new Set<string>(),
+  chart: new Set<string>(),
+  choice: new Set<string>(),
+  deviation: new Set<string>(),
+  override: new Set<string>(),
+  validated: new Set<string>(),
+};
+
+/** A generated secret renders its random resource's output, and that resource asks for the length and alphabet. */
+function expectGenerated(got: unknown, g: NonNullable<ReturnType<typeof generatedOf>>, prefix: string): void {
+  const name = `${prefix}-secrets-${g.resource}`;
+  const source = created.get(name);
+  expect(got).toEqual(g.list ? [generatedBy(name)] : generatedBy(name));
+  if (g.rsa) {
+    expect(source).toMatchObject({ type: "tls:index/privateKey:PrivateKey", inputs: { algorithm: "RSA", rsaBits: 4096 } });
+    return;
+  }
+  // Letters and digits, each class at least once: no `special` characters.
+  expect(source).toMatchObject({ type: "random:index/randomPassword:RandomPassword", inputs: { length: g.length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 } });
+  if (g.suggested) expect(g.length).toBeGreaterThanOrEqual(g.suggested);
+}
+const generatedOf = (row: SpecRow) => (isGenerated(row.default) ? row.default.generated : undefined);
+
+describe("spec default renders at the path when the stack leaves it unset", () => {
+  it.each(withColumn("default"))("%s", async (_path, row) => {
+    const { got, prefix } = await renderedAt(row, baseOf(row, false));
+    const generated = generatedOf(row);
+    if (row.default === CHART) expect(got).toBeUndefined();
+    else if (generated) expectGenerated(got, generated, prefix);
+    else expect(got).toEqual(withAppended(row, row.default));
+    const kind = row.default === CHART ? "chart" : generated ? "generated" : row.choice ? "choice" : "specDefault";
+    passed[kind].add(row.path);
+  });
+});
+
+describe("a deviation from the reference renders what the row states", () => {
+  it.each(SPEC_PATHS.filter((r) => r.deviation).map((r) => [r.path, r] as const))("%s", async (_path, row) => {
+    const { got } = await renderedAt(row, baseOf(row, false));
+    expect(got).toEqual(row.deviation!.renders);
+    passed.deviation.add(row.path);
+  });
+});
+
+describe("the reference's equalities hold for generated secrets", () => {
+  it.each([
+    ["automation.env.PUBLIC_LLM_INTERNAL_SECRET", "ultron.secret.PUBLIC_LLM_INTERNAL_SECRET"],
+    ["credentials.boost.SERVICE_BOOST_AUTO_API_KEY", "credentials.graphql.GRAPHQL_ADMIN_SECRET"],
+  ])("%s = %s", async (left, right) => {
+    const { values } = await valuesOf(validSpec(structuredClone(MINIMAL)));
+    expect(at(values, left)).toMatch(/^generated-by:/);
+    expect(at(values, left)).toEqual(at(values, right));
+  });
+});
+
+describe("an override is accepted, renders, and changes what renders", () => {
+  it.each(withColumn("override"))("%s", async (_path, row) => {
     const raw = baseOf(row);
+    const where = { ...row, rendered: row.setAt ?? row.rendered };
+    const before = (await renderedAt(where, baseOf(row, false))).got;
     setPath(raw, row.setAt ?? param(row), row.override);
-    const values = valuesOf(validSpec(raw));
-    if (!row.secret && renderedHere(row)) expect(at(values, rendered(row))).toEqual(withAppended(row, row.override));
+    const { got } = await renderedAt(where, raw);
+    expect(got).toEqual(withAppended(row, row.override));
+    expect(got, "the override differs from what renders without it").not.toEqual(before);
+    passed.override.add(row.path);
   });
 });
 
@@ -125,6 +226,7 @@ describe("an invalid value is refused naming the path", () => {
     const raw = editedBase(row);
     setPath(raw, param(row), row.invalid);
     expect(issuesOf(raw).filter((i) => names(i, param(row)))).not.toEqual([]);
+    passed.validated.add(row.path);
   });
 });
 
@@ -133,6 +235,7 @@ describe("a value not to be changed cannot be changed", () => {
     const raw = editedBase(row, false);
     setPath(raw, param(row), row.fixed);
     expect(issuesOf(raw).filter((i) => names(i, param(row)))).not.toEqual([]);
+    passed.validated.add(row.path);
   });
 });
 
@@ -142,6 +245,7 @@ describe("a Required value is demanded when its feature is on", () => {
     if (row.unset) row.unset(raw);
     else deletePath(raw, param(row));
     expect(issuesOf(raw).filter((i) => names(i, param(row)))).not.toEqual([]);
+    passed.validated.add(row.path);
   });
 });
 
@@ -152,37 +256,48 @@ describe("a secret of the reference is refused in plaintext", () => {
     const v = validateStack(raw);
     const refused = (v.ok ? [] : v.issues).filter((i) => names(i, param(row)) && /plaintext/.test(i.message));
     expect(refused).not.toEqual([]);
+    passed.validated.add(row.path);
   });
 });
 
 describe("column totals", () => {
-  const count = (f: (r: SpecRow) => boolean) => SPEC_PATHS.filter(f).length;
-  const validated = (r: SpecRow) => has(r, "invalid") || has(r, "fixed") || has(r, "required") || has(r, "secret");
-  const asserted = (r: SpecRow) => ["default", "override", "invalid", "fixed", "required"].some((c) => has(r, c as keyof SpecRow));
-  /** The rows a column applies to, and those it does not, by reason. */
-  const column = (c: "override" | "default") => {
+  const n = SPEC_PATHS.length;
+  const withNa = (c: "override" | "default") => {
     const na: Record<string, number> = {};
     for (const r of SPEC_PATHS) if (r.na?.[c]) na[r.na[c]] = (na[r.na[c]] ?? 0) + 1;
-    return { checked: count((r) => has(r, c)), applicable: count((r) => !r.na?.[c]), na };
+    return { applicable: SPEC_PATHS.filter((r) => !r.na?.[c]).length, na };
   };
 
   it.each(["override", "default"] as const)("%s: each row has the check or says why it does not apply, never both", (c) => {
-    const unexplained = SPEC_PATHS.filter((r) => has(r, c) === !!r.na?.[c]).map((r) => r.path);
+    const checked = (r: SpecRow) => has(r, c) || (c === "default" && !!r.deviation);
+    const unexplained = SPEC_PATHS.filter((r) => checked(r) === !!r.na?.[c]).map((r) => r.path);
     expect(unexplained).toEqual([]);
   });
 
-  it("are every applicable row, reported out of the table's rows with the others by reason", () => {
-    const n = SPEC_PATHS.length;
-    const settable = column("override");
-    const rendered = column("default");
+  it("are counted from the checks that passed above, out of the paths the spec parser finds", () => {
+    const specCount = specPaths().length;
+    const settable = withNa("override");
+    const rendered = withNa("default");
+    const asserted = new Set(Object.values(passed).flatMap((set) => [...set]));
     const totals = {
-      rows: n,
-      settable: `${settable.checked}/${settable.applicable} applicable (${n - settable.applicable} not applicable: ${JSON.stringify(settable.na)})`,
-      validated: `${count(validated)}/${n}`,
-      renderedWithSpecDefault: `${rendered.checked}/${rendered.applicable} applicable (${n - rendered.applicable} not applicable: ${JSON.stringify(rendered.na)})`,
-      asserted: `${count(asserted)}/${n}`,
+      specPaths: specCount,
+      settable: `${passed.override.size}/${specCount} render an override that differs from the default (${n - settable.applicable} not applicable: ${JSON.stringify(settable.na)})`,
+      validated: `${passed.validated.size}/${specCount} refuse a bad, changed, missing or plaintext value naming the path`,
+      renderedWithSpecDefault: `${passed.specDefault.size}/${specCount} render the reference's literal default`,
+      defaultOtherwise: {
+        generatedBySource: passed.generated.size,
+        leftToTheChart: passed.chart.size,
+        programChoice: passed.choice.size,
+        deviation: passed.deviation.size,
+        notApplicable: rendered.na,
+      },
+      asserted: `${asserted.size}/${specCount} with at least one check (the rest: another name for paths other rows check)`,
     };
     console.info(`conformance totals: ${JSON.stringify(totals, null, 2)}`);
-    expect([settable.checked, count(validated), rendered.checked, count(asserted)]).toEqual([settable.applicable, n, rendered.applicable, n]);
+    expect(n).toBe(specCount);
+    const defaults = passed.specDefault.size + passed.generated.size + passed.chart.size + passed.choice.size + passed.deviation.size;
+    // A row only another name for paths other rows check (every column not applicable) has nothing to assert.
+    const aliases = SPEC_PATHS.filter((r) => r.na?.default === NA.alias && r.na?.override === NA.alias).length;
+    expect([passed.override.size, defaults, asserted.size]).toEqual([settable.applicable, rendered.applicable, n - aliases]);
   });
 });

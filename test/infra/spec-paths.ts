@@ -14,6 +14,7 @@
  *   `feature` switches a feature on for the override, invalid and required checks only (the
  *   default and the fixed value are checked with the feature as the stack leaves it).
  */
+import { COMPONENT_ROWS } from "./spec-paths/components.js";
 import { DATA_ROWS } from "./spec-paths/data.js";
 import { OPERATIONS_ROWS } from "./spec-paths/operations.js";
 import { PLATFORM_ROWS } from "./spec-paths/platform.js";
@@ -22,4 +23,4 @@ import { WEB_ROWS } from "./spec-paths/web.js";
 
 export { CHART, isGenerated, MINIMAL, type SpecRow } from "./spec-paths/row.js";
 
-export const SPEC_PATHS: readonly SpecRow[] = [...PLATFORM_ROWS, ...WEB_ROWS, ...DATA_ROWS, ...OPERATIONS_ROWS];
+export const SPEC_PATHS: readonly SpecRow[] = [...PLATFORM_ROWS, ...WEB_ROWS, ...DATA_ROWS, ...OPERATIONS_ROWS, ...COMPONENT_ROWS];

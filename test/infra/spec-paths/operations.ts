@@ -22,14 +22,14 @@ add("monitoring.metrics.externalLabels", { default: {}, override: { cluster: "a"
 add("monitoring.metrics.remoteWrite.enabled", { default: false, override: true, invalid: "yes" });
 add("monitoring.metrics.remoteWrite.configs", { default: CHART, override: [{ url: "https://metrics.example.org/write" }], invalid: "x", note: "the package's values file supplies the default" });
 add("monitoring.dashboards.adminUser", { default: "admin", override: "root", invalid: "" });
-add("monitoring.dashboards.adminPassword", { secret: true, default: GENERATED("S-dashboards"), override: S("dash"), invalid: "" });
+add("monitoring.dashboards.adminPassword", { secret: true, default: GENERATED("dashboards-admin", 32), override: S("dash"), invalid: "" });
 add("monitoring.dashboards.persistence.enabled", { default: true, override: false, invalid: "yes" });
 add("monitoring.dashboards.persistence.size", { default: "5Gi", override: "9Gi", invalid: "" });
 add("monitoring.dashboards.persistence.storageClass", { default: "", override: "fast", invalid: 3 });
 add("monitoring.dashboards.persistence.accessModes", { default: ["ReadWriteOnce"], override: ["ReadWriteMany"], invalid: ["Shared"] });
 add("monitoring.dashboards.resources.limits", { default: {}, override: { memory: "1Gi" }, invalid: { memory: "lots" } });
 add("monitoring.dashboards.env", { default: {}, override: { GF_LOG_LEVEL: "warn" }, invalid: "x" });
-add("monitoring.logs.enabled", { default: true, override: false, invalid: "yes" });
+add("monitoring.logs.enabled", { default: true, override: false, invalid: "yes", on: (r) => (r.monitoring = { logagent: { enabled: false } }), note: "off only with the log agent off (the agent ships to it)" });
 add("monitoring.logs.storage.type", { default: "filesystem", override: "s3", invalid: "tape", on: (r) => (r.monitoring = { logs: { storage: { s3: { bucketName: "logs", region: "ap-northeast-1" } } } }) });
 persistence("monitoring.logs", "10Gi");
 const logsS3: Edit = (r) => (r.monitoring = { logs: { storage: { type: "s3", s3: { bucketName: "logs", region: "ap-northeast-1" } } } });
@@ -41,7 +41,7 @@ add("monitoring.logs.storage.s3.s3ForcePathStyle", { default: false, override: t
 add("monitoring.logs.storage.s3.insecure", { default: false, override: true, invalid: "yes" });
 const logsAzure: Edit = (r) => (r.monitoring = { logs: { storage: { type: "azure", clouda: { accountName: "logs", containerName: "logs", accountKey: S("k") } } } });
 for (const k of ["accountName", "containerName"]) add(`monitoring.logs.storage.clouda.${k}`, { default: "", override: "x", required: true, feature: logsAzure });
-add("monitoring.logs.storage.clouda.accountKey", { secret: true, default: "", override: S("k"), required: true, feature: logsAzure });
+add("monitoring.logs.storage.clouda.accountKey", { secret: true, default: "", override: S("k2"), required: true, feature: logsAzure });
 add("monitoring.logs.storage.clouda.endpointSuffix", { default: "", override: "core.windows.net", invalid: 3 });
 add("monitoring.logs.storage.clouda.useManagedIdentity", { default: false, override: true, invalid: "yes" });
 add("monitoring.logagent.enabled", { default: true, override: false, invalid: "yes" });

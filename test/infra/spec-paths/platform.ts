@@ -48,7 +48,7 @@ for (const [component, replicas, ...sizes] of RESOURCE_TABLE) {
 }
 
 // JWT
-add("jwt.secret", { secret: true, default: GENERATED("S-jwt"), override: S("jwt"), invalid: "" });
+add("jwt.secret", { secret: true, default: GENERATED("jwt", 64, { suggested: 64 }), override: S("jwt"), invalid: "" });
 add("jwt.key", { default: CHART, override: "site-key", invalid: "", note: "a fixed self-hosted string the reference hides" });
 add("jwt.algorithm", { default: "HS512", override: "HS256", invalid: "RS1" });
 
@@ -69,27 +69,28 @@ const trackerOn: Edit = (r) => {
   r.credentials.errortracker = { post_server_item_access_token: S("server"), post_client_item_access_token: S("client") };
   r.credentials.boost = { SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN: S("tracker") };
 };
-add("credentials.errortracker.post_server_item_access_token", { secret: true, default: null, override: S("server"), required: true, feature: trackerOn });
+add("credentials.errortracker.post_server_item_access_token", { secret: true, default: null, override: S("server2"), required: true, feature: trackerOn });
 add("credentials.errortracker.post_client_item_access_token", { secret: true, default: null, override: S("client2"), feature: trackerOn });
-add("credentials.graphql.GRAPHQL_ADMIN_SECRET", { secret: true, default: GENERATED("S-graphql-admin"), override: S("gql"), invalid: "" });
-add("credentials.boost.SERVICE_BOOST_API_KEY_MAIN", { secret: true, default: GENERATED("S-boost-main"), override: S("main"), invalid: "" });
-add("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", { secret: true, default: GENERATED("S-graphql-admin"), override: S("auto"), invalid: "", note: "one value with the graphql admin secret: either side may be set" });
-add("credentials.boost.SERVICE_BOOST_LLMPROXY_KEY", { secret: true, default: GENERATED("S-boost-llmproxy"), override: S("proxy"), invalid: "" });
-add("credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN", { na: placeholder, secret: true, override: S("tracker"), required: true, on: trackerOn, note: "Required once error tracking is on (off by default)" });
+add("credentials.graphql.GRAPHQL_ADMIN_SECRET", { secret: true, default: GENERATED("graphql-admin", 32), override: S("gql"), invalid: "" });
+add("credentials.boost.SERVICE_BOOST_API_KEY_MAIN", { secret: true, default: GENERATED("boost-main", 32, { suggested: 32 }), override: S("main"), invalid: "" });
+add("credentials.boost.SERVICE_BOOST_AUTO_API_KEY", { secret: true, default: GENERATED("graphql-admin", 32), override: S("auto"), invalid: "", note: "one value with the graphql admin secret: either side may be set" });
+add("credentials.boost.SERVICE_BOOST_LLMPROXY_KEY", { secret: true, default: GENERATED("boost-llmproxy", 32, { suggested: 32 }), override: S("proxy"), invalid: "" });
+add("credentials.boost.SERVICE_BOOST_ERRORTRACKER_ACCESS_TOKEN", { na: placeholder, secret: true, override: S("tracker2"), required: true, on: trackerOn, note: "Required once error tracking is on (off by default)" });
 add("credentials.localllm.HUB_TOKEN", { na: placeholder, secret: true, override: S("hub"), note: "Required but unused by the package" });
-add("credentials.html_conversion.BEARER_TOKEN", { secret: true, default: GENERATED("S-html"), override: S("html"), invalid: "" });
+add("credentials.html_conversion.BEARER_TOKEN", { secret: true, default: GENERATED("html-conversion", 32, { suggested: 32 }), override: S("html"), invalid: "" });
 
 // Audit logs
+const AUDIT_ENV_CHOICE = "the reference has placeholders, Required when the output is on: the program renders none (an empty env), so no placeholder reaches the chart, and demands the entries when the output is enabled";
 const auditOn = (output: string, env: Record<string, string>): Edit => (r) => (r.auditLogs = { enabled: true, outputs: { cloudb_s3: { enabled: false }, [output]: { enabled: true, env } } });
 const S3_ENV = { REGION: "ap-northeast-1", BUCKET: "audit", ACCESS_KEY_ID: S("a"), SECRET_ACCESS_KEY: S("b") };
 add("auditLogs.enabled", { default: false, invalid: "maybe", override: true, on: (r) => (r.auditLogs = { outputs: { cloudb_s3: { env: S3_ENV } } }) });
 add("auditLogs.outputs.clouda_dataexplorer.enabled", { default: false, invalid: "maybe", override: true });
 const DX_ENV = { TENANT_ID: "t", INGESTION_ENDPOINT: "https://ingest.example.com", TABLE: "audit", MAPPING_REFERENCE: "m", DATABASE_NAME: "d", CLIENT_ID: "c", CLIENT_SECRET: S("cs") };
-add("auditLogs.outputs.clouda_dataexplorer.env.*", { rendered: "auditLogs.outputs.clouda_dataexplorer.env", param: "auditLogs.outputs.clouda_dataexplorer.env", default: {}, required: true, override: DX_ENV, feature: auditOn("clouda_dataexplorer", DX_ENV) });
+add("auditLogs.outputs.clouda_dataexplorer.env.*", { rendered: "auditLogs.outputs.clouda_dataexplorer.env", choice: AUDIT_ENV_CHOICE, param: "auditLogs.outputs.clouda_dataexplorer.env", default: {}, required: true, override: { ...DX_ENV, TABLE: "audit2" }, feature: auditOn("clouda_dataexplorer", DX_ENV) });
 add("auditLogs.outputs.clouda_blob.enabled", { default: false, invalid: "maybe", override: true });
-add("auditLogs.outputs.clouda_blob.env.*", { rendered: "auditLogs.outputs.clouda_blob.env", param: "auditLogs.outputs.clouda_blob.env", default: {}, required: true, override: { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }, feature: auditOn("clouda_blob", { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }) });
+add("auditLogs.outputs.clouda_blob.env.*", { rendered: "auditLogs.outputs.clouda_blob.env", choice: AUDIT_ENV_CHOICE, param: "auditLogs.outputs.clouda_blob.env", default: {}, required: true, override: { STORAGE_ACCOUNT_NAME: "audit2", BLOB_KEY: S("bk"), CONTAINER: "audit" }, feature: auditOn("clouda_blob", { STORAGE_ACCOUNT_NAME: "audit", BLOB_KEY: S("bk"), CONTAINER: "audit" }) });
 add("auditLogs.outputs.cloudb_s3.enabled", { default: true, invalid: "maybe", override: false });
-add("auditLogs.outputs.cloudb_s3.env.*", { rendered: "auditLogs.outputs.cloudb_s3.env", param: "auditLogs.outputs.cloudb_s3.env", default: {}, required: true, override: S3_ENV, feature: auditOn("cloudb_s3", S3_ENV) });
+add("auditLogs.outputs.cloudb_s3.env.*", { rendered: "auditLogs.outputs.cloudb_s3.env", choice: AUDIT_ENV_CHOICE, param: "auditLogs.outputs.cloudb_s3.env", default: {}, required: true, override: { ...S3_ENV, BUCKET: "audit2" }, feature: auditOn("cloudb_s3", S3_ENV) });
 
 // LLM providers
 add("llm.AI_MODE", { default: "direct", override: "clouda", invalid: "openai", feature: clouda });

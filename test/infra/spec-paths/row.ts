@@ -5,8 +5,17 @@
 import { ACM_ANNOTATION } from "../../../infra/constants.js";
 
 export const CHART = Symbol("left to the chart");
-export const GENERATED = (value: unknown) => ({ generated: value });
-type Generated = ReturnType<typeof GENERATED>;
+/**
+ * A generated secret, by its source: the random resource the Secrets component creates (its name
+ * after the component's), the length it asks for and the letters-and-digits alphabet. `rsa`: a
+ * generated RSA key. `suggested`: the reference's suggested length, when it gives one.
+ */
+export interface Generated {
+  generated: { resource: string; length?: number; suggested?: number; rsa?: true; list?: true };
+}
+export const GENERATED = (resource: string, length: number | "rsa", extra: { suggested?: number; list?: true } = {}): Generated => ({
+  generated: length === "rsa" ? { resource, rsa: true } : { resource, length, ...extra },
+});
 export const isGenerated = (v: unknown): v is Generated => !!v && typeof v === "object" && "generated" in v;
 
 /** A stack edit (feature switches, settings a check needs). */
@@ -36,6 +45,10 @@ export interface SpecRow {
   /** Entries the stack adds after a list's own (default or override), e.g. the API's scrape job. */
   appended?: unknown[];
   note?: string;
+  /** Why the default is the program's choice: the reference shows a placeholder or no value there. */
+  choice?: string;
+  /** Where the program departs from the reference on purpose: what it renders instead, and why. */
+  deviation?: { renders: unknown; why: string };
   /** Columns that do not apply to the row, each with its reason (NA); the totals count them apart. */
   na?: { override?: string; default?: string };
 }
@@ -46,6 +59,7 @@ export const NA = {
   follows: "follows another parameter, which a stack sets instead",
   placeholder: "the reference's default is a placeholder (or empty) that the stack must replace",
   none: "the reference shows no default",
+  alias: "another name the reference uses for paths other rows check",
 } as const;
 export const fixedValue = { override: NA.fixed };
 export const placeholder = { default: NA.placeholder };

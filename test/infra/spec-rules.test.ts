@@ -1,0 +1,72 @@
+/**
+ * Rules of the deployment reference the validator enforces beyond single values: each refused
+ * naming the path, and the valid stacks the reference allows accepted.
+ */
+import { describe, expect, it } from "vitest";
+import { ACM_ANNOTATION } from "../../infra/constants.js";
+import { validateStack, type Issue } from "../../infra/stack/validate.js";
+import { MINIMAL } from "./spec-paths.js";
+
+type Edit = (raw: Record<string, any>) => void;
+
+/** The issues of MINIMAL after an edit; `secure: true` reads every value as a `secure:` entry (the offline stand-ins are). */
+function issuesAfter(edit: Edit): Issue[] {
+  const raw = structuredClone(MINIMAL);
+  edit(raw);
+  const v = validateStack(raw);
+  return v.ok ? [] : v.issues;
+}
+
+const STANDIN = "secret-standin:";
+
+describe("a rule of the reference refused naming the path", () => {
+  it.each<[string, string, Edit]>([
+    ["a component's nameOverride (not to be changed)", "frontend.nameOverride", (r) => (r.frontend.nameOverride = "web")],
+    ["a sub-service's fullnameOverride (not to be changed)", "automation.services.rpc.fullnameOverride", (r) => (r.automation = { services: { rpc: { fullnameOverride: "rpc" } } })],
+    ["a data service's nameOverride (not to be changed)", "sqldb.nameOverride", (r) => (r.sqldb = { nameOverride: "pg" })],
+    ["gateway plugins without acme", "gateway.env.plugins", (r) => (r.gateway.env = { plugins: "bundled,jwt" })],
+    ["gateway plugins without jwt", "gateway.env.plugins", (r) => (r.gateway.env = { plugins: "bundled,acme" })],
+    ["logs off while the log agent runs", "monitoring.logs.enabled", (r) => (r.monitoring = { logs: { enabled: false } })],
+    ["an ACM annotation that is not an ARN", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] = "my-certificate")],
+    ["one ARN of two that is not one", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",my-certificate")],
+    ["unequal plaintext-readable internal secrets", "ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", (r) => ((r.automation = { env: { PUBLIC_LLM_INTERNAL_SECRET: "a" } }), (r.ultron = { secret: { PUBLIC_LLM_INTERNAL_SECRET: "b" } }))],
+  ])("%s", (_what, path, edit) => {
+    const raw = structuredClone(MINIMAL);
+    edit(raw);
+    // Judged on form: every value counts as a `secure:` entry, so only the rule under test can refuse.
+    const v = validateStack(raw, { isSecure: () => true });
+    expect((v.ok ? [] : v.issues).map((i) => i.path)).toContain(path);
+  });
+});
+
+describe("a valid stack the reference allows is accepted", () => {
+  it.each<[string, Edit]>([
+    ["both sides of the internal-secret equality set as secure entries", (r) => ((r.automation = { env: { PUBLIC_LLM_INTERNAL_SECRET: `${STANDIN}automation` } }), (r.ultron = { secret: { PUBLIC_LLM_INTERNAL_SECRET: `${STANDIN}ultron` } }))],
+    ["both sides of the graphql admin equality set as secure entries", (r) => (r.credentials = { ...r.credentials, graphql: { GRAPHQL_ADMIN_SECRET: `${STANDIN}gql` }, boost: { SERVICE_BOOST_AUTO_API_KEY: `${STANDIN}auto` } })],
+    ["two ACM certificates", (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",arn:aws:acm:us-east-1:111122223333:certificate/second")],
+    ["logs off with the log agent off", (r) => (r.monitoring = { logs: { enabled: false }, logagent: { enabled: false } })],
+    ["more gateway plugins beside jwt and acme", (r) => (r.gateway.env = { plugins: "bundled,jwt,acme,cors" })],
+  ])("%s", (_what, edit) => {
+    expect(issuesAfter(edit)).toEqual([]);
+  });
+});
+
+describe("a credential in plaintext is refused naming its path, whatever its form", () => {
+  const remoteWrite = (config: Record<string, unknown>): Edit => (r) => (r.monitoring = { metrics: { remoteWrite: { enabled: true, configs: [{ url: "https://metrics.example.org/write", ...config }] } } });
+  it.each<[string, string, Edit]>([
+    ["a bearer token in a remote-write Authorization header", "monitoring.metrics.remoteWrite.configs[0].headers.Authorization", remoteWrite({ headers: { Authorization: "Bearer abc" } })],
+    ["a remote-write authorization.credentials", "monitoring.metrics.remoteWrite.configs[0].authorization.credentials", remoteWrite({ authorization: { type: "Bearer", credentials: "abc" } })],
+    ["a remote-write bearer_token", "monitoring.metrics.remoteWrite.configs[0].bearer_token", remoteWrite({ bearer_token: "abc" })],
+    ["an API key header", "monitoring.metrics.remoteWrite.configs[0].headers.X-Api-Key", remoteWrite({ headers: { "X-Api-Key": "abc" } })],
+    ["a number as a secret", "mq.auth.password", (r) => (r.mq = { auth: { password: 42 } })],
+    ["a number as a boost instance", "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O", (r) => (r.credentials.boost = { SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O: 42 })],
+  ])("%s", (_what, path, edit) => {
+    expect(issuesAfter(edit).map((i) => i.path)).toContain(path);
+  });
+
+  it("a toleration's or an affinity term's key is no secret", () => {
+    const tolerations = [{ key: "gpu", operator: "Exists", effect: "NoSchedule" }];
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "pool", operator: "In", values: ["agents"] }] }] } } };
+    expect(issuesAfter((r) => (r.frontend = { ...r.frontend, tolerations, affinity }))).toEqual([]);
+  });
+});
