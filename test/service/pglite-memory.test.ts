@@ -10,11 +10,11 @@ describe("the embedded store's memory settings", () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   for (const [where, dir] of [["persisted in a data dir", join(root, "pg")], ["in memory", undefined]] as const) {
-    it(`runs with 16 MB of shared buffers, not PostgreSQL's 128 MB, ${where}`, async () => {
+    it(`runs with 8 MB of shared buffers, not PostgreSQL's 128 MB, ${where}`, async () => {
       const db = await openPglite(dir);
       try {
         const { rows } = await db.query<{ shared_buffers: string }>("SHOW shared_buffers");
-        expect(rows[0].shared_buffers).toBe("16MB");
+        expect(rows[0].shared_buffers).toBe("8MB");
         // The other start parameters PGlite needs are kept (its own defaults).
         const { rows: path } = await db.query<{ search_path: string }>("SHOW search_path");
         expect(path[0].search_path).toBe("public");

@@ -31,11 +31,12 @@ function wrap(q: { query: PGlite["query"] }): Queryable {
 
 /**
  * PostgreSQL's default 128 MB of shared buffers is sized for a server shared by many sessions; the
- * embedded store has one, and its buffers sit in this process's RSS (idle RSS 416 → 300 MB for
- * PGlite alone here). 16 MB still holds a small service's whole working set; the OS page cache
- * keeps the rest of the data dir warm.
+ * embedded store has one, and its buffers sit in this process's RSS. 8 MB holds the keys and usage
+ * tables; a file search over 200 files re-reads pages from the OS page cache (~8% more CPU per
+ * answer than at 16 MB, `npm run bench -- --only search`), and 2,000 open streams fit in 450 MB
+ * (457 MB at 16 MB).
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"];
 
 /**
  * Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. A new data dir
