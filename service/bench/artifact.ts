@@ -2,14 +2,36 @@
  * Bench section "artifact": the production build (`node dist/server.js`, as the image runs it)
  * against `npm start`'s way (`node --import tsx` on the sources), both started for real on warm
  * data dirs with default logging: cold start, idle RSS, and req/s on the synthetic and llm paths,
- * as ratios measured in the same run.
+ * as ratios measured in the same run. Then the idle RSS goals of a lean embedded default: `npm start`
+ * on the embedded store (PGlite) and the built service on a PostgreSQL server (BENCH_DATABASE_URL,
+ * or the local one), each started on its own.
  */
+import { rmSync } from "node:fs";
 import { startChild } from "./lib/children.js";
 import { load } from "./lib/load.js";
-import { benchEnv, buildArtifact, createKey, rssMb, startWarm, stopService } from "./lib/service-process.js";
+import { benchEnv, buildArtifact, createKey, rssMb, startWarm, stopService, type EntryKind } from "./lib/service-process.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+/** Idle RSS goals: [how it runs, entry, store (null: embedded), MB]. */
+const IDLE_GOALS: Array<[string, EntryKind, string | null, number]> = [
+  ["npm start's way on PGlite", "tsx", null, 250],
+  ["built on PostgreSQL", "built", process.env.BENCH_DATABASE_URL ?? LOCAL_POSTGRES, 120],
+];
+
+/** RSS of the service started on its own, warm, after a second idle. */
+async function idleRss(kind: EntryKind, upstream: string, databaseUrl: string | null): Promise<number> {
+  const env = benchEnv(kind, upstream, databaseUrl);
+  const r = await startWarm(kind, env);
+  try {
+    await new Promise((res) => setTimeout(res, 1000));
+    return rssMb(r.child.pid!);
+  } finally {
+    await stopService(r);
+    rmSync(env.DATA_DIR, { recursive: true, force: true });
+  }
+}
 
 export async function run(): Promise<void> {
   buildArtifact();
@@ -49,6 +71,10 @@ export async function run(): Promise<void> {
     for (const path of Object.keys(built.rps)) rows.push([path, built.rps[path], tsx.rps[path]]);
     console.log(`  ${"path".padEnd(16)} ${"built req/s".padStart(12)} ${"tsx req/s".padStart(12)} ${"ratio".padStart(7)}`);
     for (const [path, b, t] of rows) console.log(`  ${path.padEnd(16)} ${b.toFixed(0).padStart(12)} ${t.toFixed(0).padStart(12)} ${(b / t).toFixed(2).padStart(7)}`);
+    for (const [what, kind, databaseUrl, goal] of IDLE_GOALS) {
+      const rss = await idleRss(kind, upstream.info.url, databaseUrl);
+      console.log(`  idle RSS, ${what}: ${rss.toFixed(0)} MB (goal ≤ ${goal} MB) ${rss <= goal ? "ok" : "MISSED"}`);
+    }
   } finally {
     await upstream.stop();
   }

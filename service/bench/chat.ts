@@ -18,6 +18,9 @@
  * requests- and tokens-per-minute limits counted in Redis (never reached) against it without, on
  * the models list (the request limit alone) and on chat (both); and a completion's usage record
  * timed in this process, as a share of a chat request's CPU time in the same run.
+ *
+ * A peer: Portkey's open-source gateway (lib/portkey.ts) in front of the same upstream stub, on the
+ * llm paths (goal: agentport ≥ 5× its req/s). A path it cannot serve is printed as failing, with why.
  */
 import { load, type LoadResult } from "./lib/load.js";
 import { startChild } from "./lib/children.js";
@@ -26,6 +29,7 @@ import { fixed, table } from "../src/cli/table.js";
 import { percentile, ttft } from "./lib/ttft.js";
 import { usageRecordNanos } from "./usage-cost.js";
 import type { ChatServers } from "./chat-servers.js";
+import { startPortkey, type Portkey } from "./lib/portkey.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -146,8 +150,15 @@ export async function run(): Promise<void> {
   const limitedKey = createKey("built", limitedEnv);
   // Its spec-floor servers write an access line per request: into a pipe read into nothing, as the service's.
   const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key }, { discardStdout: true });
+  const portkey = await startPortkey(upstream.info.url);
   const cpuOf = async (t: Target) =>
-    t.url.startsWith(service.url) ? processCpuMicros(service.child.pid!) : t.url.startsWith(limited.url) ? processCpuMicros(limited.child.pid!) : servers.cpu();
+    t.url.startsWith(service.url)
+      ? processCpuMicros(service.child.pid!)
+      : t.url.startsWith(limited.url)
+        ? processCpuMicros(limited.child.pid!)
+        : t.url.startsWith(portkey.url)
+          ? processCpuMicros(portkey.process.pid!)
+          : servers.cpu();
   const measure = async (t: Target, seconds = SECONDS): Promise<Measured> => {
     const before = await cpuOf(t);
     const result = await load({ url: t.url, method: t.method, headers: t.headers, body: t.body, seconds, connections: CONNECTIONS });
@@ -202,6 +213,8 @@ export async function run(): Promise<void> {
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
     console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request, and for the proxy a parse of each answer it relays (a client gets JSON or an error, never a broken chunk); its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
 
+    await comparePortkey(portkey, list, results, measure);
+
     const chatAt = list.findIndex((p) => p.what === "synthetic JSON");
     if (chatAt >= 0) {
       const recordUs = usageRecordNanos() / 1000;
@@ -226,9 +239,40 @@ export async function run(): Promise<void> {
     );
     console.log(`added at p99: ${fixed(added, 2)} ms — ${added <= 1 ? "ok" : "MISSED"} (≤ 1 ms); added at p50: ${fixed(p(oursSamples, 50) - p(proxySamples, 50), 2)} ms`);
   } finally {
+    await portkey.stop();
     await servers.stop();
     await stopService(service);
     await stopService(limited);
     await upstream.stop();
   }
+}
+
+const PORTKEY_GOAL = 5;
+
+/** Portkey's gateway on the llm paths measured here, each against our mean on the same path in this run. */
+async function comparePortkey(portkey: Portkey, list: Pair[], results: Array<{ ours: Measured[] }>, measure: (t: Target, seconds?: number) => Promise<Measured>): Promise<void> {
+  const rows: string[][] = [];
+  for (const [i, p] of list.entries()) {
+    if (!p.what.startsWith("llm ")) continue;
+    const stream = p.what.endsWith("SSE");
+    const body = chatBody("bench", stream);
+    const target: Target = { name: `Portkey gateway ${stream ? "SSE" : "JSON"}`, url: `${portkey.url}/v1/chat/completions`, headers: portkey.headers("bench"), body };
+    const failure = await portkey.failure(body, stream);
+    if (failure) {
+      rows.push([target.name, "fails", "", "", "", `fails: ${failure}`]);
+      continue;
+    }
+    await measure(target, 1); // warm-up, as every other target gets
+    const runs: Measured[] = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await measure(target));
+    const peer = mean(runs);
+    const ours = mean(results[i].ours);
+    const ratio = ours.rps / peer.rps;
+    const cpuRatio = peer.cpuPerRequest / ours.cpuPerRequest;
+    const verdict = (r: number) => `${fixed(r, 1)}× ${r >= PORTKEY_GOAL ? "ok" : "MISSED"}`;
+    rows.push([target.name, fixed(peer.rps), fixed(peer.p99, 1), fixed(peer.cpuPerRequest), String(peer.failures), `agentport ${verdict(ratio)} (req/s), ${verdict(cpuRatio)} (CPU)`]);
+  }
+  if (!rows.length) return;
+  console.log(`\npeer: Portkey's open-source gateway, in front of the same upstream stub (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s)`);
+  console.log(table(["target", "req/s", "p99 ms", "CPU µs/req", "failures", "agentport's llm agent on the same path"], rows));
 }

@@ -19,7 +19,7 @@ export interface FilesTestApp extends TestApp {
 export async function buildFilesApp(kind: StoreKind, backend: Emulator, env: Record<string, string> = {}): Promise<FilesTestApp> {
   const blobEnv = backend.env(`files-${process.pid}-${++n}`);
   const config = loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...blobEnv });
-  const blobs = new FailingBlobStore(createBlobStore(config.blob));
+  const blobs = new FailingBlobStore(await createBlobStore(config.blob));
   const t = await buildTestApp(kind, { ...blobEnv, ...env }, { blobs });
   return {
     ...t,

@@ -26,13 +26,15 @@ export function buildArtifact(): void {
   execFileSync("npm", ["run", "-s", "build"], { stdio: "ignore" });
 }
 
-/** A data dir with the bench's agents: a synthetic one and an llm one on `upstream`. */
-export function benchEnv(kind: EntryKind, upstream: string): Record<string, string> {
+/**
+ * A data dir with the bench's agents: a synthetic one and an llm one on `upstream`. The store is
+ * BENCH_DATABASE_URL's unless `databaseUrl` names one (null: the embedded store).
+ */
+export function benchEnv(kind: EntryKind, upstream: string, databaseUrl: string | null | undefined = process.env.BENCH_DATABASE_URL): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), `agentport-bench-${kind}-`));
   writeFileSync(join(dir, "agents.json"), JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "llm-bench", kind: "llm", model: "bench" }] }));
   const env: Record<string, string> = { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench", NODE_ENV: "production" };
   // BENCH_DATABASE_URL: the metadata store on a PostgreSQL server, as deployments run it (a schema per service started).
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${basename(dir).replace(/\W/g, "_").toLowerCase()}` });
   return env;
 }

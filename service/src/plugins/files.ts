@@ -16,7 +16,7 @@ export interface FilesPluginOptions {
 
 export default fp<FilesPluginOptions>(
   async (app, opts) => {
-    const blobs = opts.blobs ?? createBlobStore(app.config.blob);
+    const blobs = opts.blobs ?? (await createBlobStore(app.config.blob));
     await blobs.init();
     const files = new Files({ db: app.db, blobs, maxBytes: app.config.fileMaxBytes, log: app.log });
     app.decorate("files", files);

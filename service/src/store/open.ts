@@ -1,9 +1,10 @@
-/** Opens the configured store and brings its schema up to date. */
+/**
+ * Opens the configured store and brings its schema up to date. Only the configured driver is
+ * imported: a service on a PostgreSQL server never loads PGlite, nor the embedded one pg.
+ */
 import { join } from "node:path";
 import type { Db } from "./db.js";
 import { migrate } from "./migrate.js";
-import { openPglite } from "./pglite.js";
-import { openPostgres } from "./postgres.js";
 
 export interface StoreOptions {
   databaseUrl?: string;
@@ -23,12 +24,12 @@ export interface StoreOptions {
 export async function openStore(opts: StoreOptions): Promise<Db> {
   const t = opts.timeouts;
   const db = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl, {
+    ? await (await import("./postgres.js")).openPostgres(opts.databaseUrl, {
         schema: opts.databaseSchema,
         log: opts.log,
         ...(t && { connectTimeoutMs: t.connectMs, queryTimeoutMs: t.queryMs, listenerTrustMs: t.listenerTrustMs, listenerCheckMs: Math.max(200, t.listenerTrustMs / 3) }),
       })
-    : await openPglite(opts.pgliteDir, { templateDir: opts.pgliteTemplateDir, log: opts.info });
+    : await (await import("./pglite.js")).openPglite(opts.pgliteDir, { templateDir: opts.pgliteTemplateDir, log: opts.info });
   try {
     await migrate(db);
   } catch (err) {
