@@ -152,4 +152,31 @@ describe("usage written by several replicas", () => {
     await a.flush();
     expect(Number((await store.db.query<{ requests: string }>("SELECT requests FROM usage_minutes")).rows[0].requests)).toBe(4);
   });
+
+  it("a row the store refuses is dropped with a log line; the others, and every later write, still land", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const logged: string[] = [];
+    const log = { warn: (_: object, msg: string) => void logged.push(msg), error: (_: object, msg: string) => void logged.push(msg) };
+    const meter = new UsageMeter(store.db, log);
+    const at = Date.UTC(2026, 0, 1, 12, 30, 15);
+    const use = { projectId: "p", keyId: "key_1", model: "m", inputTokens: 10, outputTokens: 5 };
+    meter.record(use, at);
+    // A NUL character PostgreSQL cannot store, and counts no upstream should report.
+    meter.record({ ...use, model: "bad\u0000model" }, at);
+    meter.record({ ...use, keyId: "key_2", outputTokens: null as unknown as number, inputTokens: -3.5 }, at);
+    await meter.flush().catch(() => {});
+    meter.record(use, at + 60_000);
+    await meter.flush();
+    const { rows } = await store.db.query<{ api_key_id: string; requests: string; input_tokens: string; output_tokens: string }>(
+      "SELECT api_key_id, requests, input_tokens, output_tokens FROM usage_minutes ORDER BY minute, api_key_id",
+    );
+    expect(rows.map((r) => [r.api_key_id, Number(r.requests), Number(r.input_tokens), Number(r.output_tokens)])).toEqual([
+      ["key_1", 1, 10, 5],
+      ["key_2", 1, 0, 0],
+      ["key_1", 1, 10, 5],
+    ]);
+    expect(logged).toContain("usage: sums the store would not take were dropped");
+    expect(logged).toContain("usage: a token count that is not a count was recorded as 0");
+  });
 });
