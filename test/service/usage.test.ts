@@ -98,6 +98,8 @@ describe.each(STORE_KINDS)("usage per key and model (%s)", (kind) => {
   });
 
   it("refuses what it cannot answer, naming the parameter", async () => {
+    /** 1,800 values: six parameters of 300 comma-separated ones, each within the schema's limits. */
+    const repeated = (param: string, value: string) => Array(6).fill(`${param}=${Array(300).fill(value).join(",")}`).join("&");
     const cases: Array<[string, string, string]> = [
       ["bucket_width=1d", "start_time", "missing_required_parameter"],
       [`start_time=${minuteAgo()}&group_by=user_id`, "group_by", "unsupported_value"],
@@ -105,6 +107,10 @@ describe.each(STORE_KINDS)("usage per key and model (%s)", (kind) => {
       [`start_time=${minuteAgo()}&bucket_width=2h`, "bucket_width", "invalid_value"],
       [`start_time=${minuteAgo()}&end_time=${minuteAgo() - 60}`, "end_time", "invalid_value"],
       [`start_time=${minuteAgo()}&page=garbage`, "page", "invalid_value"],
+      // A cursor crafted to a time no date holds, and a list that splits into thousands of items.
+      [`start_time=${minuteAgo()}&page=page_${Buffer.from("9007199254740991").toString("base64url")}`, "page", "invalid_value"],
+      [`start_time=${minuteAgo()}&${repeated("group_by", "model")}`, "group_by", "invalid_value"],
+      [`start_time=${minuteAgo()}&${repeated("models", "m")}`, "models", "invalid_value"],
     ];
     for (const [query, param, code] of cases) {
       const { status, body } = await usage(t, query);
