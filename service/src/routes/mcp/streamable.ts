@@ -13,6 +13,7 @@ import type { McpSession } from "../../mcp/session-registry.js";
 import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
+import { hijackKeepingHeaders } from "./hijack.js";
 
 type StreamableSession = Extract<McpSession, { kind: "streamable" }>;
 
@@ -53,8 +54,7 @@ export default async function streamableRoutes(app: FastifyInstance) {
 
   /** Hands the raw request to the SDK transport; Fastify sends nothing more. */
   async function forward(request: FastifyRequest, reply: FastifyReply, transport: StreamableHTTPServerTransport, body?: unknown) {
-    reply.hijack();
-    reply.raw.setHeader("x-request-id", request.id);
+    hijackKeepingHeaders(reply);
     try {
       await transport.handleRequest(request.raw, reply.raw, body);
     } catch (err) {
