@@ -2,6 +2,9 @@
  * Starts the service: the only file that listens and handles signals.
  * SIGTERM/SIGINT: stop accepting, let in-flight responses and streams finish within
  * SHUTDOWN_GRACE_SECONDS, then end whatever is left and exit.
+ * A promise rejection nobody handled is logged and the replica keeps serving: it is a bug in one
+ * request's path, and ending the process for it (Node's default) would cut every tenant's
+ * in-flight requests and streams. An uncaught exception stays fatal: its state may be torn.
  */
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
@@ -37,6 +40,7 @@ const app = await buildApp({ config, drainDeadline: deadline.signal }).catch((er
   process.stderr.write(`agentport cannot start: ${err.message}\n`);
   process.exit(2);
 });
+process.on("unhandledRejection", (reason) => app.log.error({ err: reason }, "unhandled promise rejection: logged, still serving"));
 
 let address: string;
 try {

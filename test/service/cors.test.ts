@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { loadConfig } from "../../service/src/config.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { listen as listenMcp } from "../helpers/mcp.js";
 
 const APP = "https://app.example.com";
 
@@ -50,6 +53,30 @@ describe("CORS (CORS_ORIGINS)", () => {
     expect(res.statusCode).toBe(200);
     const refused = await t.app.inject({ method: "POST", url: "/mcp", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: {} });
     expect(refused.statusCode).toBe(403);
+  });
+
+  it("keeps the CORS headers and nosniff on /mcp answers, through the official MCP client", async () => {
+    const url = await listenMcp(t);
+    const seen: Headers[] = [];
+    const client = new Client({ name: "browser-like", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}`, Origin: APP } },
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        seen.push(res.headers);
+        return res;
+      },
+    });
+    await client.connect(transport);
+    await client.listTools();
+    await client.close();
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const headers of seen) {
+      expect(headers.get("access-control-allow-origin")).toBe(APP);
+      expect(headers.get("access-control-expose-headers")).toMatch(/mcp-session-id/);
+      expect(headers.get("x-content-type-options")).toBe("nosniff");
+      expect(headers.get("x-request-id")).toBeTruthy();
+    }
   });
 
   it("is off by default, and refuses a value that is not an origin", async () => {

@@ -98,6 +98,8 @@ describe.each(STORE_KINDS)("usage per key and model (%s)", (kind) => {
   });
 
   it("refuses what it cannot answer, naming the parameter", async () => {
+    /** 1,800 values: six parameters of 300 comma-separated ones, each within the schema's limits. */
+    const repeated = (param: string, value: string) => Array(6).fill(`${param}=${Array(300).fill(value).join(",")}`).join("&");
     const cases: Array<[string, string, string]> = [
       ["bucket_width=1d", "start_time", "missing_required_parameter"],
       [`start_time=${minuteAgo()}&group_by=user_id`, "group_by", "unsupported_value"],
@@ -105,6 +107,10 @@ describe.each(STORE_KINDS)("usage per key and model (%s)", (kind) => {
       [`start_time=${minuteAgo()}&bucket_width=2h`, "bucket_width", "invalid_value"],
       [`start_time=${minuteAgo()}&end_time=${minuteAgo() - 60}`, "end_time", "invalid_value"],
       [`start_time=${minuteAgo()}&page=garbage`, "page", "invalid_value"],
+      // A cursor crafted to a time no date holds, and a list that splits into thousands of items.
+      [`start_time=${minuteAgo()}&page=page_${Buffer.from("9007199254740991").toString("base64url")}`, "page", "invalid_value"],
+      [`start_time=${minuteAgo()}&${repeated("group_by", "model")}`, "group_by", "invalid_value"],
+      [`start_time=${minuteAgo()}&${repeated("models", "m")}`, "models", "invalid_value"],
     ];
     for (const [query, param, code] of cases) {
       const { status, body } = await usage(t, query);
@@ -151,5 +157,32 @@ describe("usage written by several replicas", () => {
     // Nothing left to write: a further flush adds nothing.
     await a.flush();
     expect(Number((await store.db.query<{ requests: string }>("SELECT requests FROM usage_minutes")).rows[0].requests)).toBe(4);
+  });
+
+  it("a row the store refuses is dropped with a log line; the others, and every later write, still land", async () => {
+    const store = await openTestStore("postgres");
+    cleanups.push(() => store.drop());
+    const logged: string[] = [];
+    const log = { warn: (_: object, msg: string) => void logged.push(msg), error: (_: object, msg: string) => void logged.push(msg) };
+    const meter = new UsageMeter(store.db, log);
+    const at = Date.UTC(2026, 0, 1, 12, 30, 15);
+    const use = { projectId: "p", keyId: "key_1", model: "m", inputTokens: 10, outputTokens: 5 };
+    meter.record(use, at);
+    // A NUL character PostgreSQL cannot store, and counts no upstream should report.
+    meter.record({ ...use, model: "bad\u0000model" }, at);
+    meter.record({ ...use, keyId: "key_2", outputTokens: null as unknown as number, inputTokens: -3.5 }, at);
+    await meter.flush().catch(() => {});
+    meter.record(use, at + 60_000);
+    await meter.flush();
+    const { rows } = await store.db.query<{ api_key_id: string; requests: string; input_tokens: string; output_tokens: string }>(
+      "SELECT api_key_id, requests, input_tokens, output_tokens FROM usage_minutes ORDER BY minute, api_key_id",
+    );
+    expect(rows.map((r) => [r.api_key_id, Number(r.requests), Number(r.input_tokens), Number(r.output_tokens)])).toEqual([
+      ["key_1", 1, 10, 5],
+      ["key_2", 1, 0, 0],
+      ["key_1", 1, 10, 5],
+    ]);
+    expect(logged).toContain("usage: sums the store would not take were dropped");
+    expect(logged).toContain("usage: a token count that is not a count was recorded as 0");
   });
 });

@@ -10,7 +10,7 @@ declare module "fastify" {
 
 export default fp(
   async (app) => {
-    const meter = new UsageMeter(app.db);
+    const meter = new UsageMeter(app.db, app.log);
     meter.start();
     app.decorate("usage", meter);
     // Registered after the store, so this runs before it closes: the last sums are written.

@@ -13,6 +13,14 @@ describe("an upstream answer's members after its head", () => {
     expect(membersAfterHead('{"toString":1,"n":-1.5e3,"ok":true,"s":"\\\\","id":"q"}')).toBe('"toString":1,"n":-1.5e3,"ok":true,"s":"\\\\"');
   });
 
+  it("drops a head member the upstream repeats after its head: a later model or id never overrides ours", () => {
+    const answer = '{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"content":"hi"}}],"model":"theirs","id":"chatcmpl-theirs","usage":null}';
+    const members = membersAfterHead(answer);
+    expect(members).toBe('"choices":[{"index":0,"message":{"content":"hi"}}],"usage":null');
+    // The client's parser keeps the last of duplicate keys: ours must be the only ones.
+    expect(JSON.parse(`{"id":"ours","model":"agentport/a",${members}}`)).toMatchObject({ id: "ours", model: "agentport/a" });
+  });
+
   it("refuses what is not a JSON object it can walk", () => {
     for (const text of ["[1]", '{"a":1', '{"id":"x",}', '{"a" 1}', '{"a":"open}', "", "null"]) expect(membersAfterHead(text), text).toBeUndefined();
   });

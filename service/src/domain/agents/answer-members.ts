@@ -8,6 +8,9 @@ const WHOLE_HEAD = 15;
 /** A bit per head member, 0 for any other key. */
 const headBit = (key: string) => (key === "id" ? 1 : key === "object" ? 2 : key === "created" ? 4 : key === "model" ? 8 : 0);
 
+/** A head key anywhere in a text (nested ones too: then the walk goes on, which is only slower). */
+const HEAD_KEY = /"(?:id|object|created|model)"\s*:/;
+
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 function skipSpace(s: string, i: number): number {
@@ -79,8 +82,9 @@ export function membersAfterHead(json: string): string | undefined {
     else seen |= head;
     if (next === end) return kept;
     i = skipSpace(json, next + 1);
-    if (seen === WHOLE_HEAD) {
-      // The whole head is behind us: what follows is kept as it is.
+    if (seen === WHOLE_HEAD && !HEAD_KEY.test(json.slice(i, end))) {
+      // The whole head is behind us and none of its keys comes again: what follows is kept as it
+      // is. A repeated one (a later "model" would override ours for the client) is walked past.
       if (json.charCodeAt(i) !== 34) return undefined;
       const rest = json.slice(i, end).trimEnd();
       return kept ? kept + "," + rest : rest;

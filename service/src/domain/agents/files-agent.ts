@@ -3,6 +3,7 @@
  * file ids. Without a file search (no file store wired) it says so plainly.
  */
 import type { FilesSpec } from "./agent-spec.js";
+import { MAX_QUESTION_CHARS } from "../files/text-index.js";
 import { lastUserText, pieces } from "./text.js";
 import { tokenCounter } from "./tokens.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatRequest, FileSearch, FileSearchHit } from "./types.js";
@@ -27,7 +28,8 @@ export function filesAgent(info: AgentInfo, spec: FilesSpec, opts: FilesAgentOpt
   return {
     ...info,
     async *run(request: ChatRequest, ctx: AgentContext): AsyncGenerator<AgentEvent> {
-      const query = lastUserText(request.messages);
+      // Trimmed first: nothing past what a search reads is scanned.
+      const query = lastUserText(request.messages, MAX_QUESTION_CHARS);
       const search = opts.fileSearch;
       const tokens = await tokenCounter();
       const hits = search && query.trim() ? await search(ctx.projectId, query, limit) : search ? [] : undefined;

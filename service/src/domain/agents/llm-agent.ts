@@ -11,7 +11,7 @@ import type { LlmSpec } from "./agent-spec.js";
 import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
-import { connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import { choicesProblem, codeForLog, connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 export interface Upstream {
   /** Base URL without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
@@ -59,10 +59,12 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
     }
     if (res.statusCode >= 400) {
       onError(String(res.statusCode));
-      const detail = (await res.body.json().catch(() => undefined)) as UpstreamChunk | undefined;
-      ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: detail?.error?.code ?? null }, "upstream refused the request");
+      const detail = await readCapped(res, MAX_REFUSAL_BYTES)
+        .then((text) => JSON.parse(text) as UpstreamChunk)
+        .catch(() => undefined);
+      ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the request");
       const retryAfter = res.headers["retry-after"];
-      throw upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined);
+      throw upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined, upstream.apiKey);
     }
     return res;
   }
@@ -75,24 +77,55 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
   };
 }
 
+/**
+ * The most of a JSON answer held in memory. An answer is parsed whole, so it costs several times
+ * its size; 32 MiB leaves room for many choices with log probabilities, and a replica serving a
+ * few at once stays well inside its memory limit.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** An error body is read for its message only. */
+const MAX_REFUSAL_BYTES = 64 * 1024;
+
+class AnswerTooLarge extends Error {}
+
+/** The body as text, or AnswerTooLarge once it passes `max` bytes (the upstream request is then dropped). */
+async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
+  const declared = Number(res.headers["content-length"]);
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  try {
+    if (declared > max) throw new AnswerTooLarge();
+    for await (const part of res.body) {
+      bytes += (part as Buffer).length;
+      if (bytes > max) throw new AnswerTooLarge();
+      parts.push(part as Buffer);
+    }
+  } finally {
+    if (!res.body.readableEnded) res.body.destroy();
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
 async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, onError: UpstreamErrorListener): AsyncGenerator<AgentEvent> {
   const res = await send();
   let text: string;
   let json: UpstreamChunk;
   try {
-    text = await res.body.text();
+    text = await readCapped(res, MAX_ANSWER_BYTES);
     json = JSON.parse(text) as UpstreamChunk;
-  } catch {
+  } catch (err) {
     onError("bad_response");
+    if (err instanceof AnswerTooLarge) throw upstreamFailed(`its response was over ${MAX_ANSWER_BYTES} bytes`);
     throw upstreamFailed("its response was not valid JSON");
   }
-  const members = membersAfterHead(text);
-  if (!Array.isArray(json.choices) || !json.choices.length || members === undefined) {
+  const members = typeof json === "object" && json !== null ? membersAfterHead(text) : undefined;
+  const problem = members === undefined ? "its response was not a JSON object" : choicesProblem(json.choices, true);
+  if (problem) {
     onError("bad_response");
-    throw upstreamFailed("its response had no choices");
+    throw upstreamFailed(problem);
   }
   let content = "";
-  for (const choice of json.choices) content += choice.message?.content ?? "";
-  yield { type: "completion", members, text: content };
+  for (const choice of json.choices!) content += typeof choice.message?.content === "string" ? choice.message.content : "";
+  yield { type: "completion", members: members!, text: content };
   yield await usageEvent(json.usage, request, content);
 }

@@ -7,7 +7,7 @@ import { ApiError, upstreamFailed } from "../../errors.js";
 import { membersAfterHead } from "./answer-members.js";
 import { MAX_EVENT_CHARS, SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
-import { connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import { choicesProblem, codeForLog, connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 const NONE: AgentEvent[] = [];
 const ANSWERING: AgentEvent = { type: "answering" };
@@ -70,8 +70,13 @@ class StreamState {
         break;
       }
       if (chunk.error) {
-        this.ctx.log.warn({ upstreamCode: chunk.error.code ?? null }, "upstream stream failed");
+        this.ctx.log.warn({ upstreamCode: codeForLog(chunk.error.code) }, "upstream stream failed");
         this.broken = upstreamFailed("its stream reported an error");
+        break;
+      }
+      const problem = choicesProblem(chunk.choices, false);
+      if (problem) {
+        this.broken = upstreamFailed(problem.replace("its ", "its stream's "));
         break;
       }
       if (chunk.usage) {
@@ -82,7 +87,7 @@ class StreamState {
         }
       }
       for (const choice of chunk.choices ?? []) {
-        if (choice.delta?.content) text += choice.delta.content;
+        if (typeof choice.delta?.content === "string") text += choice.delta.content;
         if (choice.finish_reason) this.finished = true;
       }
       chunks.push(members);

@@ -9,9 +9,21 @@ export function messageText(message: ChatMessage): string {
   return content.map((p) => (typeof p.text === "string" ? p.text : "")).join("");
 }
 
-/** The latest user message's text: what offline agents answer. */
-export function lastUserText(messages: ChatMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return messageText(messages[i]);
+/** The first `max` characters of a message's text, without joining all of its parts first. */
+function messageTextUpTo(message: ChatMessage, max: number): string {
+  const { content } = message;
+  if (typeof content === "string") return content.slice(0, max);
+  let text = "";
+  for (const p of content ?? []) {
+    if (text.length >= max) break;
+    if (typeof p.text === "string") text += p.text.slice(0, max - text.length);
+  }
+  return text;
+}
+
+/** The latest user message's text (its first `max` characters): what offline agents answer. */
+export function lastUserText(messages: ChatMessage[], max = Infinity): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return messageTextUpTo(messages[i], max);
   return "";
 }
 

@@ -6,30 +6,37 @@
  * whose agents all call an upstream (it reports usage itself) never pays. The agents plugin awaits
  * it before the server listens when offline agents are configured, so no request waits for it.
  *
- * A client's text is counted without holding the event loop. BPE is quadratic in the length of one
- * pre-token and costs ~4 µs a character on text it has not seen (random letters): a 5 MB prompt of
- * one repeated letter would take hours, one of random letters ~20 s. So a prompt is encoded in
- * slices of at most SLICE_CHARS (cut at whitespace where there is some, which keeps the count
- * exact for prose), yielding between slices, and only its first EXACT_CHARS are encoded: the rest
- * is counted at the rate measured on them.
+ * A client's text is counted without holding the event loop or growing the heap. BPE is quadratic
+ * in the length of one pre-token, and text with no spaces (random CJK above all, ~5 µs a character
+ * in slices of 1 Ki, ~11 in slices of 4 Ki) is one pre-token. So text is encoded in slices of at
+ * most SLICE_CHARS (cut at whitespace where there is some, which keeps the count exact for prose),
+ * yielding between slices, and a request's first EXACT_CHARS characters, over all its messages,
+ * are encoded: the rest is counted at the rate measured on them. The encoder's merge cache keeps
+ * every pre-token it saw (100,000 by default, slices of hostile text among them): it is bounded.
  */
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { messageText } from "./text.js";
 import type { ChatMessage } from "./types.js";
 
-/** At most ~16 ms of encoding between two turns of the event loop, at the encoder's worst. */
-const SLICE_CHARS = 4096;
-/** Encoded exactly; beyond, extrapolated. ~1 s of CPU at worst, nothing for ordinary text. */
-export const EXACT_CHARS = 256 * 1024;
+/**
+ * At most ~8 ms of encoding between two turns of the event loop, at the encoder's worst: random
+ * CJK measured ~6 ms a slice (random letters ~7, one repeated letter ~1) on a loaded machine.
+ */
+export const SLICE_CHARS = 1024;
+/** Encoded exactly per request (all its messages); beyond, extrapolated. ~0.3 s of CPU at worst, ~20 ms for prose. */
+export const EXACT_CHARS = 64 * 1024;
+/** Pre-tokens the encoder remembers: ordinary words stay cached, hostile slices cannot pile up (~20 MB at worst). */
+const MERGE_CACHE_ENTRIES = 2048;
 
 export interface TokenCounter {
   /** Tokens of a short text the service wrote itself (an answer, a piece of one). */
   text(text: string): number;
-  /** Tokens of a text of any size from a client or an upstream; see the module comment. */
+  /** Tokens of a text of any size from a client or an upstream (EXACT_CHARS of it encoded); see the module comment. */
   large(text: string): Promise<number>;
   /**
    * Tokens of a chat prompt: each message's role and text, plus the chat format's framing — 3 per
-   * message and 3 priming the reply, the rule OpenAI documents for its chat models.
+   * message and 3 priming the reply, the rule OpenAI documents for its chat models. EXACT_CHARS of
+   * all the messages together are encoded.
    */
   prompt(messages: readonly ChatMessage[]): Promise<number>;
 }
@@ -44,7 +51,17 @@ function sliceEnd(text: string, start: number): number {
   return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
 }
 
-function counter(countTokens: (text: string) => number): TokenCounter {
+/** What one request may still encode exactly, and the rate measured so far (for what is past it). */
+interface Budget {
+  left: number;
+  chars: number;
+  tokens: number;
+  /** Characters encoded since the loop last turned: at most SLICE_CHARS between two turns. */
+  sinceYield: number;
+}
+
+/** The counter over an encoder's count; exported for tests, which watch what it encodes. */
+export function counterOf(countTokens: (text: string) => number): TokenCounter {
   // Each message's role is counted too. There are five, so each is counted once (a call to the
   // encoder costs a copy of its pre-token RegExp); the bound only guards against the unforeseen.
   const roleTokens = new Map<string, number>();
@@ -56,24 +73,37 @@ function counter(countTokens: (text: string) => number): TokenCounter {
     }
     return n;
   };
-  async function large(text: string): Promise<number> {
-    const exact = Math.min(text.length, EXACT_CHARS);
+  async function count(text: string, budget: Budget): Promise<number> {
+    const exact = Math.min(text.length, budget.left);
     let tokens = 0;
     let start = 0;
     while (start < exact) {
       const end = Math.min(sliceEnd(text, start), exact);
+      if (budget.sinceYield > 0 && budget.sinceYield + end - start > SLICE_CHARS) {
+        await yieldToLoop();
+        budget.sinceYield = 0;
+      }
       tokens += countTokens(text.slice(start, end));
+      budget.sinceYield += end - start;
       start = end;
-      if (start < text.length) await yieldToLoop();
     }
-    return start >= text.length ? tokens : tokens + Math.ceil(((text.length - start) * tokens) / start);
+    budget.left -= start;
+    budget.chars += start;
+    budget.tokens += tokens;
+    const rest = text.length - start;
+    if (rest === 0) return tokens;
+    // This text's own rate when part of it was encoded, else the request's.
+    const [rateTokens, rateChars] = start > 0 ? [tokens, start] : [budget.tokens, Math.max(budget.chars, 1)];
+    return tokens + Math.ceil((rest * rateTokens) / rateChars);
   }
+  const newBudget = (): Budget => ({ left: EXACT_CHARS, chars: 0, tokens: 0, sinceYield: 0 });
   return {
     text: (text) => (text.length === 0 ? 0 : countTokens(text)),
-    large,
+    large: (text) => count(text, newBudget()),
     async prompt(messages) {
+      const budget = newBudget();
       let n = 3;
-      for (const m of messages) n += 3 + tokensOfRole(m.role) + (await large(messageText(m)));
+      for (const m of messages) n += 3 + tokensOfRole(m.role) + (await count(messageText(m), budget));
       return n;
     },
   };
@@ -82,6 +112,9 @@ function counter(countTokens: (text: string) => number): TokenCounter {
 let loading: Promise<TokenCounter> | undefined;
 
 export function tokenCounter(): Promise<TokenCounter> {
-  loading ??= import("gpt-tokenizer/encoding/o200k_base").then(({ countTokens }) => counter(countTokens));
+  loading ??= import("gpt-tokenizer/encoding/o200k_base").then(({ countTokens, setMergeCacheSize }) => {
+    setMergeCacheSize(MERGE_CACHE_ENTRIES);
+    return counterOf(countTokens);
+  });
   return loading;
 }

@@ -11,7 +11,8 @@ export interface UpstreamChoice {
 }
 export interface UpstreamChunk {
   choices?: UpstreamChoice[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** As reported: checked by `usageEvent` before it is believed. */
+  usage?: unknown;
   error?: { message?: string; code?: string | null; param?: string | null };
 }
 
@@ -36,28 +37,59 @@ export function connectFailure(err: unknown, onError: UpstreamErrorListener): Er
  * upstream's own message and param; a refusal of our credentials, URL or model (401, 403, 404)
  * is a server misconfiguration (502, not retryable); anything else is a 502 to retry.
  */
-export function upstreamRefusal(status: number, body: UpstreamChunk | undefined, retryAfter: string | undefined): ApiError {
+export function upstreamRefusal(status: number, body: UpstreamChunk | undefined, retryAfter: string | undefined, apiKey?: string): ApiError {
   const e = body?.error;
-  if (status === 429) return upstreamRateLimited(e?.message, retryAfter);
-  if (status === 400 || status === 422) return upstreamRejected(e?.message, e?.param ?? null, e?.code ?? null);
+  const said = (value: unknown) => (typeof value === "string" && value ? scrubCredentials(value, apiKey) : undefined);
+  if (status === 429) return upstreamRateLimited(said(e?.message), retryAfter);
+  if (status === 400 || status === 422) return upstreamRejected(said(e?.message), said(e?.param) ?? null, said(e?.code) ?? null);
   if (status === 401 || status === 403 || status === 404) return upstreamMisconfigured(status);
   if (status === 408 || status === 504) return upstreamTimeout(`it answered HTTP ${status}`);
   return upstreamFailed(`it answered HTTP ${status}`);
 }
 
+const REDACTED = "[redacted]";
+/** Credentials as upstreams echo them: an Authorization value, a bearer token, an OpenAI-style key. */
+const CREDENTIAL = /(authorization["']?\s*[:=]\s*["']?)[^"',}\s]+(\s+[^"',}\s]+)?|\bbearer\s+[\w.~+/=-]+|\bsk-[\w-]{8,}/gi;
+
+/**
+ * An upstream's words with our credentials taken out: an upstream that echoes its request (its
+ * headers, its body) must not hand the server's key to a client or a log line.
+ */
+export function scrubCredentials(text: string, apiKey?: string): string {
+  const without = apiKey ? text.split(apiKey).join(REDACTED) : text;
+  return without.replace(CREDENTIAL, (match, label: string | undefined) => (label ? label + REDACTED : REDACTED));
+}
+
+/** An upstream's error code for a log line: a short word as codes are, else not logged (it could carry anything). */
+export const codeForLog = (code: unknown): string | null => (typeof code === "string" && /^[\w.-]{1,64}$/.test(code) && !/^sk-/.test(code) ? code : null);
+
+/** What is wrong with an answer's `choices` (an array of objects; a stream's chunk may leave it out), or undefined. */
+export function choicesProblem(choices: unknown, required: boolean): string | undefined {
+  if (choices === undefined && !required) return undefined;
+  if (!Array.isArray(choices)) return choices === undefined ? "its response had no choices" : "its `choices` was not an array";
+  if (required && choices.length === 0) return "its response had no choices";
+  return choices.every((c) => typeof c === "object" && c !== null && !Array.isArray(c)) ? undefined : "its `choices` held an entry that is not an object";
+}
+
+/** The most tokens one answer can plausibly report; past it (or not a count at all) the report is not believed. */
+const MAX_REPORTED_TOKENS = 2 ** 31 - 1;
+const isTokenCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= MAX_REPORTED_TOKENS;
+
 /**
  * Usage as the upstream reported it (we ask for it on streams too), else counted here: the prompt
  * and a JSON answer by the tokenizer, a streamed answer (whose text is not kept) at 4 characters
- * a token.
+ * a token. A reported count that is not a count (null, negative, fractional, absurdly large) is
+ * counted here too: it must never reach the meter or the token limits.
  */
-export async function usageEvent(usage: UpstreamChunk["usage"], request: ChatRequest, completion: string | number): Promise<UsageEvent> {
-  if (usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined) {
-    return { type: "usage", promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
-  }
+export async function usageEvent(usage: unknown, request: ChatRequest, completion: string | number): Promise<UsageEvent> {
+  const reported = typeof usage === "object" && usage !== null ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown }) : {};
+  const prompt = isTokenCount(reported.prompt_tokens) ? reported.prompt_tokens : undefined;
+  const answer = isTokenCount(reported.completion_tokens) ? reported.completion_tokens : undefined;
+  if (prompt !== undefined && answer !== undefined) return { type: "usage", promptTokens: prompt, completionTokens: answer };
   const tokens = await tokenCounter();
   return {
     type: "usage",
-    promptTokens: usage?.prompt_tokens ?? (await tokens.prompt(request.messages)),
-    completionTokens: usage?.completion_tokens ?? (typeof completion === "number" ? Math.ceil(completion / 4) : await tokens.large(completion)),
+    promptTokens: prompt ?? (await tokens.prompt(request.messages)),
+    completionTokens: answer ?? (typeof completion === "number" ? Math.ceil(completion / 4) : await tokens.large(completion)),
   };
 }

@@ -78,7 +78,14 @@ export function anyWordQuery(question: string): string {
   return words.join(" or ");
 }
 
-export async function searchText(db: Queryable, projectId: string, question: string, limit: number): Promise<FileSearchHit[]> {
+/**
+ * The most of a question a search reads: its terms and bigrams are cut to a few dozen anyway, and
+ * building them from a whole 5 MB question held the event loop for seconds.
+ */
+export const MAX_QUESTION_CHARS = 4096;
+
+export async function searchText(db: Queryable, projectId: string, whole: string, limit: number): Promise<FileSearchHit[]> {
+  const question = whole.slice(0, MAX_QUESTION_CHARS);
   const query = anyWordQuery(question);
   const grams = bigrams(question).slice(0, MAX_QUERY_GRAMS);
   if (!query && grams.length === 0) return [];

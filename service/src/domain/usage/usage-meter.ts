@@ -4,10 +4,16 @@
  * replicas add to the same rows, so the table holds every replica's usage. A failed write keeps
  * the sums for the next one; a graceful stop writes them. What a killed replica had not written
  * (at most one interval) is lost — the price of no write per request.
+ *
+ * Nothing one request reports can stop the writes: a count that is not a count is recorded as 0
+ * (with a log line), a row the store refuses is written alone and dropped (with a log line)
+ * while the rest of its batch is written, and sums that fail MAX_ATTEMPTS writes are dropped.
  */
 import type { Db } from "../../store/db.js";
 
 const FLUSH_INTERVAL_MS = 5_000;
+/** Failed writes a row survives (~25 s of store outage at the flush interval); then it is dropped, logged. */
+const MAX_ATTEMPTS = 6;
 const MINUTE_MS = 60_000;
 
 interface Sums {
@@ -18,6 +24,14 @@ interface Sums {
   requests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Writes of these sums that failed so far. */
+  failures: number;
+}
+
+/** Where the meter says what it had to drop. */
+export interface MeterLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
 export interface UsageRecord {
@@ -30,6 +44,27 @@ export interface UsageRecord {
 
 const sumsId = (minuteMs: number, projectId: string, keyId: string, model: string) => `${minuteMs}\n${projectId}\n${keyId}\n${model}`;
 
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+/** PostgreSQL refused the values themselves (data exception, constraint): a retry of that row fails the same way. */
+const refusedValues = (err: unknown) => /^2[23]/.test(String((err as { code?: unknown }).code ?? ""));
+
+const INSERT = `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[])
+  ON CONFLICT (project_id, minute, api_key_id, model) DO UPDATE SET
+    requests = usage_minutes.requests + EXCLUDED.requests,
+    input_tokens = usage_minutes.input_tokens + EXCLUDED.input_tokens,
+    output_tokens = usage_minutes.output_tokens + EXCLUDED.output_tokens`;
+
+const rowsOf = (batch: Sums[]) => [
+  batch.map((s) => s.projectId),
+  batch.map((s) => s.keyId),
+  batch.map((s) => s.model),
+  batch.map((s) => new Date(s.minuteMs).toISOString()),
+  batch.map((s) => s.requests),
+  batch.map((s) => s.inputTokens),
+  batch.map((s) => s.outputTokens),
+];
+
 function addTo(sums: Sums, requests: number, inputTokens: number, outputTokens: number): void {
   sums.requests += requests;
   sums.inputTokens += inputTokens;
@@ -41,13 +76,16 @@ export class UsageMeter {
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private readonly db: Db;
+  private readonly log: MeterLog;
 
-  constructor(db: Db) {
+  constructor(db: Db, log: MeterLog = { warn() {}, error() {} }) {
     this.db = db;
+    this.log = log;
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_INTERVAL_MS);
+    const failed = (err: unknown) => this.log.warn({ why: (err as Error).message }, "usage: a write failed; its sums are kept for the next");
+    this.timer = setInterval(() => void this.flush().catch(failed), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -62,19 +100,32 @@ export class UsageMeter {
    */
   record(usage: UsageRecord, atMs = Date.now()): void {
     const minuteMs = atMs - (atMs % MINUTE_MS);
-    const { projectId, keyId, model, inputTokens, outputTokens } = usage;
+    const { projectId, keyId, model } = usage;
+    let { inputTokens, outputTokens } = usage;
+    if (!isCount(inputTokens) || !isCount(outputTokens)) {
+      this.log.warn({ projectId, keyId, model, inputTokens: String(inputTokens), outputTokens: String(outputTokens) }, "usage: a token count that is not a count was recorded as 0");
+      inputTokens = isCount(inputTokens) ? inputTokens : 0;
+      outputTokens = isCount(outputTokens) ? outputTokens : 0;
+    }
     const id = sumsId(minuteMs, projectId, keyId, model);
     const known = this.pending.get(id);
     if (known) addTo(known, 1, inputTokens, outputTokens);
-    else this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens });
+    else this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens, failures: 0 });
   }
 
-  /** Sums a failed write took out, put back for the next flush. */
-  private add(sums: Sums): void {
+  /** Sums a failed write took out, put back for the next flush; dropped (logged) after MAX_ATTEMPTS. */
+  private add(sums: Sums, err: unknown): void {
+    if (++sums.failures >= MAX_ATTEMPTS || refusedValues(err)) {
+      const { projectId, keyId, model, minuteMs, requests, inputTokens, outputTokens, failures } = sums;
+      const why = (err as Error).message;
+      this.log.error({ projectId, keyId, model, minute: new Date(minuteMs).toISOString(), requests, inputTokens, outputTokens, failures, why }, "usage: sums the store would not take were dropped");
+      return;
+    }
     const id = sumsId(sums.minuteMs, sums.projectId, sums.keyId, sums.model);
     const known = this.pending.get(id);
     if (!known) return void this.pending.set(id, sums);
     addTo(known, sums.requests, sums.inputTokens, sums.outputTokens);
+    known.failures = Math.max(known.failures, sums.failures);
   }
 
   /** Adds the sums collected so far to the store; on failure they are kept for the next flush. */
@@ -89,26 +140,14 @@ export class UsageMeter {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await this.db.query(
-        `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[])
-         ON CONFLICT (project_id, minute, api_key_id, model) DO UPDATE SET
-           requests = usage_minutes.requests + EXCLUDED.requests,
-           input_tokens = usage_minutes.input_tokens + EXCLUDED.input_tokens,
-           output_tokens = usage_minutes.output_tokens + EXCLUDED.output_tokens`,
-        [
-          batch.map((s) => s.projectId),
-          batch.map((s) => s.keyId),
-          batch.map((s) => s.model),
-          batch.map((s) => new Date(s.minuteMs).toISOString()),
-          batch.map((s) => s.requests),
-          batch.map((s) => s.inputTokens),
-          batch.map((s) => s.outputTokens),
-        ],
-      );
+      await this.db.query(INSERT, rowsOf(batch));
     } catch (err) {
-      for (const sums of batch) this.add(sums);
-      throw err;
+      if (!refusedValues(err) || batch.length === 1) {
+        for (const sums of batch) this.add(sums, err);
+        throw err;
+      }
+      // One row the store refuses must not hold back the others: each is written on its own.
+      for (const sums of batch) await this.db.query(INSERT, rowsOf([sums])).catch((rowErr: unknown) => this.add(sums, rowErr));
     }
   }
 }

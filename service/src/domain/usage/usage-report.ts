@@ -53,11 +53,14 @@ export interface UsagePage {
 }
 
 /** The cursor is opaque to clients: the next bucket's start, as OpenAI's is an encoded time. */
+/** The last second a date can hold in ISO form (9999-12-31T23:59:59Z): a cursor past it is not one of ours. */
+export const MAX_UNIX_SECONDS = 253402300799;
+
 export const pageCursor = (startTime: number) => `page_${Buffer.from(String(startTime)).toString("base64url")}`;
 export function cursorTime(page: string): number | undefined {
   const m = /^page_([A-Za-z0-9_-]+)$/.exec(page);
   const t = m ? Number(Buffer.from(m[1], "base64url").toString()) : NaN;
-  return Number.isSafeInteger(t) && t >= 0 ? t : undefined;
+  return Number.isSafeInteger(t) && t >= 0 && t <= MAX_UNIX_SECONDS ? t : undefined;
 }
 
 interface Row {

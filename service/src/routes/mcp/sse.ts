@@ -11,6 +11,7 @@ import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
 import { HEARTBEAT_COMMENT } from "../../sse/heartbeat.js";
+import { hijackKeepingHeaders } from "./hijack.js";
 
 /** The session a legacy client posts to; the transport refuses a missing one as not found. */
 const MessagesQuery = Type.Object({ sessionId: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -28,8 +29,7 @@ export default async function sseRoutes(instance: FastifyInstance) {
     if (!reservation) {
       return rpcApiError(reply, tooManyMcpSessions(app.config.mcpMaxSessionsPerKey));
     }
-    reply.hijack();
-    reply.raw.setHeader("x-request-id", request.id);
+    hijackKeepingHeaders(reply);
     reply.raw.setHeader("x-accel-buffering", "no");
     const transport = new SSEServerTransport(messagesPath, reply.raw);
     const server = createMcpServer(sessionDeps(app, request));
@@ -52,7 +52,7 @@ export default async function sseRoutes(instance: FastifyInstance) {
       return rpcError(reply, 404, RPC.sessionNotFound, "Session not found");
     }
     const done = sessions.begin(session.id);
-    reply.hijack();
+    hijackKeepingHeaders(reply);
     reply.raw.on("close", done);
     // The body arrives as text; the transport parses it and answers 400 when it is not JSON-RPC.
     await session.transport.handlePostMessage(request.raw, reply.raw, request.body ?? "");

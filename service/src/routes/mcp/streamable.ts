@@ -14,6 +14,7 @@ import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
 import { cancelOnDisconnect } from "./cancel-on-disconnect.js";
+import { hijackKeepingHeaders } from "./hijack.js";
 
 type StreamableSession = Extract<McpSession, { kind: "streamable" }>;
 
@@ -54,8 +55,7 @@ export default async function streamableRoutes(app: FastifyInstance) {
 
   /** Hands the raw request to the SDK transport; Fastify sends nothing more. */
   async function forward(request: FastifyRequest, reply: FastifyReply, transport: StreamableHTTPServerTransport, body?: unknown) {
-    reply.hijack();
-    reply.raw.setHeader("x-request-id", request.id);
+    hijackKeepingHeaders(reply);
     try {
       await transport.handleRequest(request.raw, reply.raw, body);
     } catch (err) {

@@ -8,10 +8,10 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { invalidParam } from "../../../errors.js";
-import { BUCKET_LIMITS, BUCKET_WIDTHS, GROUP_BY, cursorTime, usageReport, type BucketWidth, type GroupBy } from "../../../domain/usage/usage-report.js";
+import { BUCKET_LIMITS, BUCKET_WIDTHS, GROUP_BY, cursorTime, MAX_UNIX_SECONDS, usageReport, type BucketWidth, type GroupBy } from "../../../domain/usage/usage-report.js";
 import { responses } from "../../responses.js";
 
-const unixSeconds = Type.Integer({ minimum: 0, maximum: 253402300799 });
+const unixSeconds = Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS });
 const list = Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 100 });
 const UsageQuery = Type.Object({
   start_time: unixSeconds,
@@ -54,15 +54,23 @@ const UsagePage = Type.Object({
   next_page: nullableString,
 });
 
-/** `["a,b", "c"]` → `["a", "b", "c"]`. */
-const items = (values: string[] | undefined) => values?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+/** Distinct items a list parameter may name once split at commas (each filters or groups the query). */
+const MAX_LIST_ITEMS = 1000;
+
+/** `["a,b", "c", "a"]` → `["a", "b", "c"]`; too many items is the client's 400, naming the parameter. */
+function items(values: string[] | undefined, param: string): string[] | undefined {
+  if (!values) return undefined;
+  const all = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  if (all.length > MAX_LIST_ITEMS) throw invalidParam(param, `Invalid value for '${param}': at most ${MAX_LIST_ITEMS} items, ${all.length} given.`);
+  return [...new Set(all)];
+}
 
 export default async function usageRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.get("/usage/completions", { schema: { querystring: UsageQuery, response: responses({ 200: UsagePage }) } }, async (request) => {
     const q = request.query;
     const width = (q.bucket_width ?? "1d") as BucketWidth;
-    const groupBy = items(q.group_by) ?? [];
+    const groupBy = items(q.group_by, "group_by") ?? [];
     for (const g of groupBy) {
       if (!(GROUP_BY as readonly string[]).includes(g)) {
         throw invalidParam("group_by", `Invalid value for 'group_by': '${g.slice(0, 100)}'. This server groups by ${GROUP_BY.join(", ")} (it records usage per API key, not per user, and runs no batches).`, "unsupported_value");
@@ -82,10 +90,10 @@ export default async function usageRoutes(instance: FastifyInstance) {
     }
     if (endTime <= q.start_time) throw invalidParam("end_time", `Invalid value for 'end_time': ${endTime} is not after start_time ${q.start_time}.`);
     const projectId = request.member.projectId;
-    const projects = items(q.project_ids);
+    const projects = items(q.project_ids, "project_ids");
     // A member sees their own project only: filtering it out leaves nothing.
     if (projects && !projects.includes(projectId)) return { object: "page" as const, data: [], has_more: false, next_page: null };
     await app.usage.flush().catch(() => {}); // this replica's latest sums; the store answers with the rest
-    return usageReport(app.db, { projectId, startTime, endTime, width, limit, groupBy: groupBy as GroupBy[], apiKeyIds: items(q.api_key_ids), models: items(q.models) });
+    return usageReport(app.db, { projectId, startTime, endTime, width, limit, groupBy: groupBy as GroupBy[], apiKeyIds: items(q.api_key_ids, "api_key_ids"), models: items(q.models, "models") });
   });
 }
