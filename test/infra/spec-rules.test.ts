@@ -29,6 +29,10 @@ describe("a rule of the reference refused naming the path", () => {
     ["logs off while the log agent runs", "monitoring.logs.enabled", (r) => (r.monitoring = { logs: { enabled: false } })],
     ["an ACM annotation that is not an ARN", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] = "my-certificate")],
     ["one ARN of two that is not one", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",my-certificate")],
+    ["S3 buckets to create off AWS", "cloud.provider", (r) => (r.cloud = { provider: "none" })],
+    ["existing S3 buckets off AWS without the access key id", "storage.secret.cloudb.ACCESS_KEY_ID", (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true))],
+    ["existing S3 buckets off AWS without the secret access key", "storage.secret.cloudb.SECRET_ACCESS_KEY", (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true), (r.storage.secret.cloudb.ACCESS_KEY_ID = "AKIAEXAMPLE"))],
+    ["existing buckets with another storage provider", "storage.existingBuckets", (r) => (r.storage = { provider: "Minio", existingBuckets: true })],
     ["unequal plaintext-readable internal secrets", "ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", (r) => ((r.automation = { env: { PUBLIC_LLM_INTERNAL_SECRET: "a" } }), (r.ultron = { secret: { PUBLIC_LLM_INTERNAL_SECRET: "b" } }))],
   ])("%s", (_what, path, edit) => {
     const raw = structuredClone(MINIMAL);
@@ -46,6 +50,11 @@ describe("a valid stack the reference allows is accepted", () => {
     ["two ACM certificates", (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",arn:aws:acm:us-east-1:111122223333:certificate/second")],
     ["logs off with the log agent off", (r) => (r.monitoring = { logs: { enabled: false }, logagent: { enabled: false } })],
     ["more gateway plugins beside jwt and acme", (r) => (r.gateway.env = { plugins: "bundled,jwt,acme,cors" })],
+    [
+      "an on-premises cluster using existing S3 buckets with the keys given",
+      (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true), Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })),
+    ],
+    ["existing S3 buckets on AWS, the IAM user created for them", (r) => (r.storage.existingBuckets = true)],
   ])("%s", (_what, edit) => {
     expect(issuesAfter(edit)).toEqual([]);
   });
