@@ -27,21 +27,8 @@ export const LLMPROXY_PORT = 4000;
 /** The longest keep-alive interval on streams, whatever the read timeout: the service's own default. */
 export { DEFAULT_HEARTBEAT_SECONDS as MAX_HEARTBEAT_SECONDS } from "../service/src/sse/heartbeat.js";
 
-/** Cloud-B's storage region (reference: Storage): signed URLs are made for it, so the buckets live there. */
-export const CLOUDB_STORAGE_REGION = "ap-northeast-1";
-
-/**
- * The reference's suggested lengths of generated secrets (Authentication), by parameter path: the
- * program generates them this long, the policy pack refuses a shorter one set by a stack.
- */
-export const SUGGESTED_SECRET_LENGTHS = {
-  "jwt.secret": 64,
-  "credentials.boost.SERVICE_BOOST_API_KEY_MAIN": 32,
-  "credentials.boost.SERVICE_BOOST_LLMPROXY_KEY": 32,
-  "credentials.html_conversion.BEARER_TOKEN": 32,
-  "storage.secret.objstore.ACCESS_KEY_ID": 20,
-  "storage.secret.objstore.SECRET_ACCESS_KEY": 40,
-} as const;
+/** The reference's values the policy pack checks too live in the pack, which must install alone. */
+export { CLOUDB_STORAGE_REGION, SUGGESTED_SECRET_LENGTHS } from "./policy/reference.js";
 
 /** Labels of the API's objects and pods: the Deployment's selector, and what the metrics scrape keeps. */
 export const API_LABELS = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" } as const;

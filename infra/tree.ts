@@ -1,7 +1,2 @@
-/** Reads a dotted path (`a.b[0].c`) from a values tree; undefined when any step is absent. */
-export function at(tree: unknown, path: string): unknown {
-  return path
-    .replace(/\[(\d+)\]/g, ".$1")
-    .split(".")
-    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), tree);
-}
+/** The values-tree reader lives in the policy pack, which must install alone; the program reads it from there. */
+export { at } from "./policy/tree.js";

@@ -3,7 +3,7 @@
  * PUBLIC_CONTAINER). A stack-wide check: a bucket's public access block and a storage account's
  * containers are separate resources, tied to theirs by the engine's property dependencies.
  */
-import { isPublicStore } from "../storage/types.js";
+import { isPublicStore } from "./stores.js";
 import { violation, type PolicyInput, type Violation } from "./resource.js";
 
 const BUCKET = "aws:s3/bucket:Bucket";

@@ -1,5 +1,5 @@
 /** Cloud-B buckets live in the one region the platform signs URLs for (reference: Storage). */
-import { CLOUDB_STORAGE_REGION } from "../constants.js";
+import { CLOUDB_STORAGE_REGION } from "./reference.js";
 import { UNKNOWN, violation, type PolicyInput, type Violation } from "./resource.js";
 
 export function bucketRegion(r: PolicyInput): Violation[] {

@@ -2,9 +2,8 @@
  * Real secret values, which only exist at preview (offline, `secure:` entries are stand-ins): no
  * package placeholder in any input, and the reference's suggested lengths in the platform's values.
  */
-import { SUGGESTED_SECRET_LENGTHS } from "../constants.js";
-import { PLACEHOLDER } from "../stack/sensitive.js";
-import { at } from "../tree.js";
+import { PLACEHOLDER, SUGGESTED_SECRET_LENGTHS } from "./reference.js";
+import { at } from "./tree.js";
 import { stringLeaves, violation, type PolicyInput, type Violation } from "./resource.js";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";

@@ -16,7 +16,16 @@ export const deployRules: Rule[] = [
     const { provider } = s.storage;
     if (provider === "S3") {
       const b = s.storage.secret.cloudb;
-      if (s.cloud.provider !== "aws") report("cloud.provider", "must be aws when storage.provider is S3 (the buckets are created there)");
+      if (!s.storage.existingBuckets && s.cloud.provider !== "aws") {
+        report("cloud.provider", "must be aws when storage.provider is S3 and the buckets are created (set storage.existingBuckets: true to use buckets that exist)");
+      }
+      if (s.storage.existingBuckets && s.cloud.provider !== "aws") {
+        // Off AWS no IAM user can be created for the buckets: the chart needs the keys given.
+        requireAll(report, "when storage.existingBuckets is true off AWS (no IAM user can be created for the buckets)", {
+          "storage.secret.cloudb.ACCESS_KEY_ID": b.ACCESS_KEY_ID,
+          "storage.secret.cloudb.SECRET_ACCESS_KEY": b.SECRET_ACCESS_KEY,
+        });
+      }
       if (b.REGION !== CLOUDB_STORAGE_REGION) {
         report("storage.secret.cloudb.REGION", `must be ${CLOUDB_STORAGE_REGION}: signed URLs are generated for that region and the buckets must be created there`);
       }
@@ -27,6 +36,7 @@ export const deployRules: Rule[] = [
         else if (!S3_BUCKET.test(name)) report(path, "must be a valid S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)");
       }
     }
+    if (provider !== "S3" && s.storage.existingBuckets) report("storage.existingBuckets", "applies to storage.provider S3 only");
     if (provider === "AzureStorage") {
       const a = s.storage.secret.clouda;
       if (s.cloud.provider !== "azure") report("cloud.provider", "must be azure when storage.provider is AzureStorage");

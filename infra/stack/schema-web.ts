@@ -58,6 +58,11 @@ const bucketNames = {
 export const storage = z
   .strictObject({
     provider: oneOf(["S3", "AzureStorage", "Minio"]).default("S3"),
+    /**
+     * S3 only: the four buckets exist already (on premises, or another account's): the program
+     * creates none and renders the names given. Off AWS the stack gives the access keys too.
+     */
+    existingBuckets: bool().default(false),
     secret: z
       .strictObject({
         objstore: z

@@ -17,8 +17,8 @@ export function isSensitivePath(path: string): boolean {
   return SECRET_LEAF.test(leaf) || plain.startsWith("llm.secretKeys.");
 }
 
-/** Placeholders the package ships with, in any letter case; any left in a used value stops the deployment. */
-export const PLACEHOLDER = /<REPLACE_WITH_YOUR_[^>]*>|PLACEHOLDER_VALUE|<PRIVATE_KEY>/i;
+/** Placeholders the package ships with (their one home is the policy pack, which must install alone). */
+export { PLACEHOLDER } from "../policy/reference.js";
 
 /**
  * Stand-in for a `secure:` value when no secrets provider is available (the offline plan):

@@ -12,7 +12,7 @@ export async function createStorage(name: string, spec: StackSpec, secrets: Secr
   switch (spec.storage.provider) {
     case "S3": {
       const { S3Storage } = await import("./s3.js");
-      return new S3Storage(name, { cloudb: spec.storage.secret.cloudb, tags: spec.cloud.aws.tags, irsa: spec.cloud.aws.irsa && { ...spec.cloud.aws.irsa, namespace: spec.api.namespace } });
+      return new S3Storage(name, { cloudb: spec.storage.secret.cloudb, existing: spec.storage.existingBuckets, tags: spec.cloud.aws.tags, irsa: spec.cloud.aws.irsa && { ...spec.cloud.aws.irsa, namespace: spec.api.namespace } });
     }
     case "AzureStorage": {
       const { AzureStorage } = await import("./azure.js");

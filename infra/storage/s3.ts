@@ -26,6 +26,8 @@ export interface S3StorageArgs {
   cloudb: StackSpec["storage"]["secret"]["cloudb"];
   /** Tags for every resource. */
   tags: Record<string, string>;
+  /** The buckets exist already: none is created, the names given are rendered. */
+  existing?: boolean;
   /** The cluster's OIDC provider and the API's namespace: the API gets an IAM role of its own. */
   irsa?: { oidcProviderArn: string; oidcIssuer: string; namespace: string };
 }
@@ -44,57 +46,10 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     const { cloudb, tags } = args;
     const region = cloudb.REGION;
     const parent = { parent: this };
-    const buckets = BUCKET_KEYS.map((key) => {
-      const isPublic = key === "PUBLIC_BUCKET";
-      const id = storeResourceName(name, key);
-      // Protected: the platform's files live here; a replace or delete is refused until unprotected.
-      const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { ...parent, protect: true });
-      new BucketServerSideEncryptionConfiguration(
-        `${id}-encryption`,
-        { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
-        parent,
-      );
-      const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
-      // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
-      // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
-      // Versioning keeps every overwritten or deleted object as a noncurrent version: they are
-      // recoverable for NONCURRENT_VERSION_DAYS, then S3 expires them instead of billing them forever.
-      new BucketLifecycleConfiguration(
-        `${id}-lifecycle`,
-        {
-          bucket: bucket.id,
-          region,
-          rules: [
-            { id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
-            { id: "expire-noncurrent-versions", status: "Enabled", filter: {}, noncurrentVersionExpiration: { noncurrentDays: NONCURRENT_VERSION_DAYS }, expiration: { expiredObjectDeleteMarker: true } },
-          ],
-        },
-        // Applied after versioning, as AWS asks for lifecycle rules on a versioned bucket.
-        { parent: this, dependsOn: [versioning] },
-      );
-      new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
-      // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
-      const block = new BucketPublicAccessBlock(
-        `${id}-public-access`,
-        { bucket: bucket.id, region, blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: !isPublic, restrictPublicBuckets: !isPublic },
-        parent,
-      );
-      if (isPublic) {
-        new BucketPolicy(
-          `${id}-public-read`,
-          {
-            bucket: bucket.id,
-            region,
-            policy: bucket.arn.apply((arn) =>
-              JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` }] }),
-            ),
-          },
-          { parent: this, dependsOn: [block] },
-        );
-      }
-      return bucket;
-    });
-    this.bucketArns = buckets.map((b) => b.arn);
+    // Buckets that exist are only named: ARNs follow from the names, nothing is created or protected.
+    this.bucketArns = args.existing
+      ? BUCKET_KEYS.map((key) => pulumi.output(`arn:aws:s3:::${cloudb[key]}`))
+      : BUCKET_KEYS.map((key) => createBucket(storeResourceName(name, key), cloudb[key], key === "PUBLIC_BUCKET", region, tags, this).arn);
 
     const bucketPolicy = pulumi.all(this.bucketArns).apply((arns) =>
       JSON.stringify({
@@ -180,4 +135,55 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     );
     this.registerOutputs({ chartSecret: this.chartSecret, serviceEnv: this.serviceEnv });
   }
+}
+
+/** One bucket the program owns: encrypted, versioned, old versions expired, public access blocked except on the public bucket. */
+function createBucket(id: string, bucketName: string | undefined, isPublic: boolean, region: string, tags: Record<string, string>, owner: pulumi.Resource): Bucket {
+  const parent = { parent: owner };
+  // Protected: the platform's files live here; a replace or delete is refused until unprotected.
+  const bucket = new Bucket(id, { bucket: bucketName, region, tags }, { ...parent, protect: true });
+  new BucketServerSideEncryptionConfiguration(
+    `${id}-encryption`,
+    { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
+    parent,
+  );
+  const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
+  // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
+  // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
+  // Versioning keeps every overwritten or deleted object as a noncurrent version: they are
+  // recoverable for NONCURRENT_VERSION_DAYS, then S3 expires them instead of billing them forever.
+  new BucketLifecycleConfiguration(
+    `${id}-lifecycle`,
+    {
+      bucket: bucket.id,
+      region,
+      rules: [
+        { id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+        { id: "expire-noncurrent-versions", status: "Enabled", filter: {}, noncurrentVersionExpiration: { noncurrentDays: NONCURRENT_VERSION_DAYS }, expiration: { expiredObjectDeleteMarker: true } },
+      ],
+    },
+    // Applied after versioning, as AWS asks for lifecycle rules on a versioned bucket.
+    { parent: owner, dependsOn: [versioning] },
+  );
+  new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
+  // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
+  const block = new BucketPublicAccessBlock(
+    `${id}-public-access`,
+    { bucket: bucket.id, region, blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: !isPublic, restrictPublicBuckets: !isPublic },
+    parent,
+  );
+  if (isPublic) {
+    new BucketPolicy(
+      `${id}-public-read`,
+      {
+        bucket: bucket.id,
+        region,
+        policy: bucket.arn.apply((arn) =>
+          JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` }] }),
+        ),
+      },
+      { parent: owner, dependsOn: [block] },
+    );
+  }
+  return bucket;
 }

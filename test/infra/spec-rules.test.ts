@@ -29,6 +29,12 @@ describe("a rule of the reference refused naming the path", () => {
     ["logs off while the log agent runs", "monitoring.logs.enabled", (r) => (r.monitoring = { logs: { enabled: false } })],
     ["an ACM annotation that is not an ARN", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] = "my-certificate")],
     ["one ARN of two that is not one", `gateway.proxy.annotations.${ACM_ANNOTATION}`, (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",my-certificate")],
+    ["S3 buckets to create off AWS", "cloud.provider", (r) => (r.cloud = { provider: "none" })],
+    ["existing S3 buckets off AWS without the access key id", "storage.secret.cloudb.ACCESS_KEY_ID", (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true))],
+    ["existing S3 buckets off AWS without the secret access key", "storage.secret.cloudb.SECRET_ACCESS_KEY", (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true), (r.storage.secret.cloudb.ACCESS_KEY_ID = "AKIAEXAMPLE"))],
+    ["existing buckets with another storage provider", "storage.existingBuckets", (r) => (r.storage = { provider: "Minio", existingBuckets: true })],
+    ["a provider llm.AI_MODE cannot choose (providerb and providerc are further providers, added by their key)", "llm.AI_MODE", (r) => (r.llm.AI_MODE = "providerb")],
+    ["a package placeholder left in a further provider's key", "llm.secretKeys.providerc.GENERATIVE_API_KEY", (r) => (r.llm.secretKeys.providerc = { GENERATIVE_API_KEY: "<REPLACE_WITH_YOUR_PROVIDERC_KEY>" })],
     ["unequal plaintext-readable internal secrets", "ultron.secret.PUBLIC_LLM_INTERNAL_SECRET", (r) => ((r.automation = { env: { PUBLIC_LLM_INTERNAL_SECRET: "a" } }), (r.ultron = { secret: { PUBLIC_LLM_INTERNAL_SECRET: "b" } }))],
   ])("%s", (_what, path, edit) => {
     const raw = structuredClone(MINIMAL);
@@ -46,6 +52,12 @@ describe("a valid stack the reference allows is accepted", () => {
     ["two ACM certificates", (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",arn:aws:acm:us-east-1:111122223333:certificate/second")],
     ["logs off with the log agent off", (r) => (r.monitoring = { logs: { enabled: false }, logagent: { enabled: false } })],
     ["more gateway plugins beside jwt and acme", (r) => (r.gateway.env = { plugins: "bundled,jwt,acme,cors" })],
+    [
+      "an on-premises cluster using existing S3 buckets with the keys given",
+      (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true), Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })),
+    ],
+    ["existing S3 buckets on AWS, the IAM user created for them", (r) => (r.storage.existingBuckets = true)],
+    ["further providers providerb and providerc added beside the primary one, by their keys", (r) => Object.assign(r.llm.secretKeys, { providerb: { API_KEY: `${STANDIN}b` }, providerc: { GENERATIVE_API_KEY: `${STANDIN}c` } })],
   ])("%s", (_what, edit) => {
     expect(issuesAfter(edit)).toEqual([]);
   });
@@ -58,6 +70,8 @@ describe("a credential in plaintext is refused naming its path, whatever its for
     ["a remote-write authorization.credentials", "monitoring.metrics.remoteWrite.configs[0].authorization.credentials", remoteWrite({ authorization: { type: "Bearer", credentials: "abc" } })],
     ["a remote-write bearer_token", "monitoring.metrics.remoteWrite.configs[0].bearer_token", remoteWrite({ bearer_token: "abc" })],
     ["an API key header", "monitoring.metrics.remoteWrite.configs[0].headers.X-Api-Key", remoteWrite({ headers: { "X-Api-Key": "abc" } })],
+    ["a further provider's key (providerb)", "llm.secretKeys.providerb.API_KEY", (r) => (r.llm.secretKeys.providerb = { API_KEY: "sk-plain" })],
+    ["a further provider's key (providerc)", "llm.secretKeys.providerc.GENERATIVE_API_KEY", (r) => (r.llm.secretKeys.providerc = { GENERATIVE_API_KEY: "plain" })],
     ["a number as a secret", "mq.auth.password", (r) => (r.mq = { auth: { password: 42 } })],
     ["a number as a boost instance", "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O", (r) => (r.credentials.boost = { SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O: 42 })],
   ])("%s", (_what, path, edit) => {

@@ -111,7 +111,10 @@ const managedOn: Edit = (r) => (r.llm.secretKeys.managed = { CONVERSE_ACCESS_KEY
 for (const k of ["CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY", "CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"]) {
   add(`llm.secretKeys.managed.${k}`, { na: placeholder, secret: true, override: S(k), required: true, on: managedOn, note: "Required once the managed provider is used" });
 }
-add("llm.secretKeys.providerb.API_KEY", { na: placeholder, secret: true, override: S("b") });
-add("llm.secretKeys.providerc.GENERATIVE_API_KEY", { na: placeholder, secret: true, override: S("c") });
+// Required "when their provider is chosen", but llm.AI_MODE chooses only direct or clouda: these are
+// further providers, added by setting the key, so they are not demanded (README, conformance).
+const further = "Required once its provider is added; llm.AI_MODE cannot choose it, so setting this key adds it and nothing demands it";
+add("llm.secretKeys.providerb.API_KEY", { na: placeholder, secret: true, override: S("b"), note: further });
+add("llm.secretKeys.providerc.GENERATIVE_API_KEY", { na: placeholder, secret: true, override: S("c"), note: further });
 
 export const PLATFORM_ROWS = rows;
