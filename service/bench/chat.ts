@@ -143,7 +143,7 @@ export async function run(): Promise<void> {
   const limitedEnv = {
     ...benchEnv("built", upstream.info.url),
     RATE_LIMIT_RPM: "1000000000",
-    RATE_LIMIT_TPM: "1000000000000",
+    RATE_LIMIT_TPM: "2147483647",
     REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
   };
   const limited = await startWarm("built", limitedEnv);
