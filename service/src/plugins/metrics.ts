@@ -23,6 +23,10 @@ export interface ServiceMetrics {
    * answer) or `bad_response` (an answer that broke off or could not be read).
    */
   upstreamError(status: string): void;
+  /** An `llm` agent's call of an upstream (its own or a fallback's, by that agent's id), each try counted. */
+  upstreamAttempt(agent: string): void;
+  /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
+  upstreamFallback(agent: string, fallback: string): void;
 }
 
 declare module "fastify" {
@@ -67,6 +71,19 @@ export default fp<MetricsOptions>(
       labelNames: ["status"] as const,
       registers: [registry],
     });
+    // Labelled by agent ids of the agents file: a bounded set.
+    const upstreamAttempts = new Counter({
+      name: "agentport_upstream_attempts_total",
+      help: "Calls of llm agents to an upstream, retries included, by the agent whose upstream was called",
+      labelNames: ["agent"] as const,
+      registers: [registry],
+    });
+    const upstreamFallbacks = new Counter({
+      name: "agentport_upstream_fallbacks_total",
+      help: "Moves of an llm agent to a fallback agent's upstream once its own retries were spent",
+      labelNames: ["agent", "fallback"] as const,
+      registers: [registry],
+    });
     const limiterDegraded = new Gauge({
       name: "agentport_rate_limit_degraded",
       help: "1 while Redis, the replicas' shared rate-limit counter, is away and each replica counts limits alone",
@@ -77,6 +94,8 @@ export default fp<MetricsOptions>(
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
       upstreamError: (status) => upstreamErrors.inc({ status }),
+      upstreamAttempt: (agent) => upstreamAttempts.inc({ agent }),
+      upstreamFallback: (agent, fallback) => upstreamFallbacks.inc({ agent, fallback }),
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {
