@@ -69,6 +69,41 @@ describe("the agents file", () => {
     void ok.close();
   });
 
+  it("refuses fallbacks that are unknown, not llm agents, the agent itself, repeated or in a cycle, all at once", () => {
+    const llm = (id: string, fallbacks?: string[]) => ({ id, kind: "llm", model: "m", ...(fallbacks && { fallbacks }) });
+    const specs = parseAgentsText(
+      JSON.stringify([llm("a", ["b", "nope", "docs", "a", "b"]), llm("b", ["c"]), llm("c", ["a"]), { id: "docs", kind: "files" }]),
+      "a.json",
+    );
+    let refused: AgentsFileError | undefined;
+    try {
+      new ConfiguredAgents({ prefix: "p", specs, llm: { baseUrl: "http://u/v1" }, env: {} });
+    } catch (err) {
+      refused = err as AgentsFileError;
+    }
+    expect(refused).toBeInstanceOf(AgentsFileError);
+    expect(refused!.problems).toEqual([
+      "agent 'a': fallback 'nope' is not an agent id",
+      "agent 'a': fallback 'docs' is a files agent; fallbacks must be llm agents",
+      "agent 'a': fallback 'a' is the agent itself",
+      "agent 'a': fallback 'b' is listed twice",
+      "agents' fallbacks form a cycle: a → b → c → a",
+    ]);
+  });
+
+  it("fills in retries with their defaults and refuses retries out of range", () => {
+    const [spec] = parseAgentsText(JSON.stringify([{ id: "a", kind: "llm", model: "m", retries: { attempts: 3 }, fallbacks: ["chat:latest"] }]), "a.json");
+    expect(spec).toMatchObject({ retries: { attempts: 3, backoff_ms: 250, max_backoff_ms: 2000 }, fallbacks: ["chat:latest"] });
+    expect(problems(JSON.stringify([{ id: "a", kind: "llm", model: "m", retries: { attempts: 0, jitter: true } }]), "a.json")).toEqual([
+      "agents[0] (id 'a'): field 'retries.attempts': too small: expected number to be >=1",
+      "agents[0] (id 'a'): unknown field 'retries.jitter'",
+    ]);
+    // A fallback may name the built-in chat:latest, which the file need not declare.
+    const registry = new ConfiguredAgents({ prefix: "p", specs: [builtInAgents("gpt-x")[0], spec], llm: { baseUrl: "http://u/v1" }, env: {} });
+    expect(registry.list("any").map((a) => a.id)).toEqual(["chat:latest", "a"]);
+    void registry.close();
+  });
+
   it("scopes agents listed for projects to those projects", async () => {
     const registry = new ConfiguredAgents({
       prefix: "p",

@@ -90,8 +90,8 @@ function where(index: number, raw: unknown): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
   const field = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${field ? `${field}.` : ""}${k}'`).join(", ")}`;
   if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
   if (issue.code === "invalid_type" && issue.input === undefined) return `field '${field}' is required`;
   const message = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
