@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
 import { scrape } from "../../helpers/metrics.js";
 import type { UpstreamStub } from "../../helpers/upstream-stub.js";
@@ -66,6 +66,23 @@ describe("llm agent retries and fallbacks", () => {
     expect(first.answer).toContain("upstream says 429");
     // Timers never fire early by more than a millisecond.
     expect(second.at - first.at).toBeGreaterThanOrEqual(999);
+  });
+
+  it("a client that leaves while a retry waits ends the retries: the upstream is not asked again", async () => {
+    const stop = new AbortController();
+    const body = JSON.stringify({ model: "agentport/limited", messages: user("leaving") });
+    const sent = fetch(`${llm.baseURL}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${llm.secret}`, "content-type": "application/json" }, body, signal: stop.signal });
+    const mine = () => asked("once-429").filter((r) => lastUser(r) === "leaving");
+    await vi.waitFor(() => expect(mine()).toHaveLength(1), { timeout: 5_000, interval: 10 });
+    stop.abort();
+    await expect(sent).rejects.toThrow();
+    // The retry would have come 1 s after the first try.
+    await vi.waitFor(() => expect(lines.some((l) => l.msg === "client closed the request" && l.agent === "limited")).toBe(true), { timeout: 5_000, interval: 20 });
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(mine()).toHaveLength(1);
+    // Two tries of the Retry-After test before, one of this request: no try was begun after the client left.
+    expect((await scrape(origin)).value("agentport_upstream_attempts_total", { agent: "limited" })).toBe(3);
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
   });
 
   it("all attempts fail: the fallback answers, naming the model asked for, metered once, and the access line says who answered", async () => {
