@@ -70,10 +70,11 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
         .then((text) => JSON.parse(text) as UpstreamChunk)
         .catch(() => undefined);
       ctx.log.warn({ agent: agentId, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the request");
-      const retryAfter = res.headers["retry-after"];
-      const refusal = upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined, upstream.apiKey);
-      if (res.statusCode === 429 || res.statusCode >= 500) throw retryable(refusal, typeof retryAfter === "string" ? retryAfter : undefined);
-      throw refusal;
+      const header = res.headers["retry-after"];
+      const retryAfter = typeof header === "string" ? header : undefined;
+      const refusal = upstreamRefusal(res.statusCode, detail, retryAfter, upstream.apiKey);
+      // Rate limits and server errors pass; anything else would fail again the same way.
+      throw res.statusCode === 429 || res.statusCode >= 500 ? retryable(refusal, retryAfter) : refusal;
     }
     return res;
   }
