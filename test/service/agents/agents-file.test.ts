@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AgentsFileError } from "../../../service/src/domain/agents/agent-spec.js";
 import { builtInAgents, loadAgentSpecs, parseAgentsText } from "../../../service/src/domain/agents/agents-file.js";
 import { ConfiguredAgents } from "../../../service/src/domain/agents/registry.js";
+import { agentsFileOf } from "../../helpers/app.js";
 
 const problems = (text: string, source = "agents.yaml") => {
   try {
@@ -71,24 +72,24 @@ describe("the agents file", () => {
 
   it("refuses fallbacks that are unknown, not llm agents, the agent itself, repeated or in a cycle, all at once", () => {
     const llm = (id: string, fallbacks?: string[]) => ({ id, kind: "llm", model: "m", ...(fallbacks && { fallbacks }) });
-    const specs = parseAgentsText(
-      JSON.stringify([llm("a", ["b", "nope", "docs", "a", "b"]), llm("b", ["c"]), llm("c", ["a"]), { id: "docs", kind: "files" }]),
-      "a.json",
-    );
-    let refused: AgentsFileError | undefined;
-    try {
-      new ConfiguredAgents({ prefix: "p", specs, llm: { baseUrl: "http://u/v1" }, env: {} });
-    } catch (err) {
-      refused = err as AgentsFileError;
-    }
-    expect(refused).toBeInstanceOf(AgentsFileError);
-    expect(refused!.problems).toEqual([
+    const text = JSON.stringify([llm("a", ["b", "nope", "docs", "a", "b"]), llm("b", ["c"]), llm("c", ["a"]), { id: "docs", kind: "files" }]);
+    expect(problems(text, "a.json")).toEqual([
       "agent 'a': fallback 'nope' is not an agent id",
       "agent 'a': fallback 'docs' is a files agent; fallbacks must be llm agents",
       "agent 'a': fallback 'a' is the agent itself",
       "agent 'a': fallback 'b' is listed twice",
       "agents' fallbacks form a cycle: a → b → c → a",
     ]);
+  });
+
+  it("checks a fallback to the built-in chat:latest once the built-ins are known: offline, it is not an llm agent", () => {
+    const file = agentsFileOf([{ id: "a", kind: "llm", model: "m", base_url: "http://u/v1", fallbacks: ["chat:latest"] }]);
+    const build = (upstreamModel?: string) =>
+      new ConfiguredAgents({ prefix: "p", specs: loadAgentSpecs(file, upstreamModel), llm: upstreamModel ? { baseUrl: "http://u/v1" } : {}, env: {} });
+    expect(() => build()).toThrow(/agent 'a': fallback 'chat:latest' is a files agent; fallbacks must be llm agents/);
+    const online = build("gpt-x");
+    expect(online.list("any").map((a) => a.id)).toEqual(["chat:latest", "a"]);
+    void online.close();
   });
 
   it("fills in retries with their defaults and refuses retries out of range", () => {
@@ -98,10 +99,6 @@ describe("the agents file", () => {
       "agents[0] (id 'a'): field 'retries.attempts': too small: expected number to be >=1",
       "agents[0] (id 'a'): unknown field 'retries.jitter'",
     ]);
-    // A fallback may name the built-in chat:latest, which the file need not declare.
-    const registry = new ConfiguredAgents({ prefix: "p", specs: [builtInAgents("gpt-x")[0], spec], llm: { baseUrl: "http://u/v1" }, env: {} });
-    expect(registry.list("any").map((a) => a.id)).toEqual(["chat:latest", "a"]);
-    void registry.close();
   });
 
   it("scopes agents listed for projects to those projects", async () => {

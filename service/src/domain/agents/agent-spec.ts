@@ -3,6 +3,7 @@
  * the agent and the field at fault, all problems at once.
  */
 import { z } from "zod";
+import { fallbackProblems } from "./fallbacks.js";
 
 const id = z
   .string()
@@ -129,6 +130,8 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
     }
     specs.push(spec);
   });
+  // The built-in default agent may be named before it is added (agents-file.ts); the registry checks it then.
+  if (!problems.length) problems.push(...fallbackProblems(specs, ["chat:latest"]));
   if (problems.length) throw new AgentsFileError(source, problems);
   return specs;
 }

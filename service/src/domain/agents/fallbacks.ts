@@ -6,7 +6,8 @@
  */
 import type { AgentSpec } from "./agent-spec.js";
 
-export function fallbackProblems(specs: AgentSpec[]): string[] {
+/** `outside`: ids of agents defined elsewhere (the built-ins), taken on trust here and checked once they are known. */
+export function fallbackProblems(specs: AgentSpec[], outside: readonly string[] = []): string[] {
   const byId = new Map(specs.map((s) => [s.id, s]));
   const problems: string[] = [];
   for (const spec of specs) {
@@ -16,8 +17,9 @@ export function fallbackProblems(specs: AgentSpec[]): string[] {
       const other = byId.get(target);
       if (seen.has(target)) problems.push(`agent '${spec.id}': fallback '${target}' is listed twice`);
       else if (target === spec.id) problems.push(`agent '${spec.id}': fallback '${target}' is the agent itself`);
-      else if (!other) problems.push(`agent '${spec.id}': fallback '${target}' is not an agent id`);
-      else if (other.kind !== "llm") problems.push(`agent '${spec.id}': fallback '${target}' is a ${other.kind} agent; fallbacks must be llm agents`);
+      else if (!other) {
+        if (!outside.includes(target)) problems.push(`agent '${spec.id}': fallback '${target}' is not an agent id`);
+      } else if (other.kind !== "llm") problems.push(`agent '${spec.id}': fallback '${target}' is a ${other.kind} agent; fallbacks must be llm agents`);
       seen.add(target);
     }
   }
