@@ -8,7 +8,9 @@
  * an error chunk as OpenAI sends one mid-stream, then the rest, "flood" streams its deltas, then
  * one event that never ends (64 KiB writes, up to 64 MiB, until the client leaves), "hang" streams a role chunk then waits,
  * "silent" sends a stream's headers and nothing more until the client leaves,
- * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
+ * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429),
+ * "once-<code>" answers that status (Retry-After: 1 for 429) the first time it is sent a given
+ * last user message, then echoes; "slow-503" waits 600 ms, then answers 503.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
@@ -28,6 +30,8 @@ export interface StubRequest {
   /** Resolves when the client went away before the response ended. */
   aborted: Promise<void>;
   wasAborted: boolean;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface UpstreamStub {
@@ -57,12 +61,34 @@ function lastUser(body: StubRequest["body"]): string {
   return typeof m?.content === "string" ? m.content : "";
 }
 
+/** "once-<code>" models' conversations already failed once. */
+const failedOnce = new Set<string>();
+
+/** The HTTP status a "status-", "once-" or "slow-" model fails with now, and its Retry-After. */
+async function failure(req: StubRequest): Promise<{ code: number; retryAfter?: string } | undefined> {
+  const { model } = req.body;
+  const status = /^status-(\d{3})$/.exec(model);
+  if (status) return { code: Number(status[1]), retryAfter: status[1] === "429" ? "7" : undefined };
+  const once = /^once-(\d{3})$/.exec(model);
+  const key = `${model}\n${lastUser(req.body)}`;
+  if (once && !failedOnce.has(key)) {
+    failedOnce.add(key);
+    return { code: Number(once[1]), retryAfter: once[1] === "429" ? "1" : undefined };
+  }
+  if (model === "slow-503") {
+    await new Promise((r) => setTimeout(r, 600));
+    return { code: 503 };
+  }
+  return undefined;
+}
+
 async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   const { model, stream } = req.body;
-  const status = /^status-(\d{3})$/.exec(model);
+  const status = await failure(req);
   if (status) {
-    const code = Number(status[1]);
-    res.writeHead(code, { "content-type": "application/json", ...(code === 429 ? { "retry-after": "7" } : {}) });
+    const { code, retryAfter } = status;
+    if (res.destroyed) return;
+    res.writeHead(code, { "content-type": "application/json", ...(retryAfter ? { "retry-after": retryAfter } : {}) });
     res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: "invalid_request_error", param: code === 400 ? "temperature" : null, code: code === 400 ? "invalid_value" : null } }));
     return;
   }
@@ -154,6 +180,7 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
       aborted: new Promise<void>((resolve) => (markAborted = resolve)),
       answer: "",
       wasAborted: false,
+      at: Date.now(),
     };
     // What the stub answered, exactly as it went out.
     const write = res.write.bind(res) as (chunk: string, cb?: () => void) => boolean;

@@ -72,8 +72,9 @@ describe("/metrics after real requests through the official client", () => {
     await expect(client.chat.completions.create({ model: "agentport/gone", messages: user })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
 
     const m = await scrape(origin);
-    expect(m.value("agentport_upstream_errors_total", { status: "503" })).toBe(2);
-    expect(m.value("agentport_upstream_errors_total", { status: "connection" })).toBe(1);
+    // Each request tried its upstream twice (the default `retries.attempts`): every try that failed counts.
+    expect(m.value("agentport_upstream_errors_total", { status: "503" })).toBe(4);
+    expect(m.value("agentport_upstream_errors_total", { status: "connection" })).toBe(2);
   });
 });
 

@@ -10,7 +10,8 @@
  * path (serializers, then redaction of every `*.secret` on every line) was the largest share of
  * the models list's CPU time after the socket write. Nothing in this line can carry a credential:
  * no header is in it, and no API takes a key in the URL. A failed request's line, and any app
- * whose caller chose its own request serializer, still go through pino.
+ * whose caller chose its own request serializer, still go through pino. `upstream` names the agent
+ * whose upstream answered an llm agent's run (an id from the agents file, never a URL).
  */
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from "fastify";
 import fastJsonStringify from "fast-json-stringify";
@@ -31,6 +32,7 @@ const serializeFields = fastJsonStringify({
     responseTime: { type: "number" },
     keyId: text,
     projectId: text,
+    upstream: text,
     msg: text,
   },
 });
@@ -70,13 +72,13 @@ export class AccessLog extends LogController {
     // The API key's id and project, when the request had one (other lines of the request join by reqId).
     const auth = request.auth as FastifyRequest["auth"] | undefined;
     if (error) {
-      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, err: error }, "request errored");
+      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, upstream: request.upstreamAgent, err: error }, "request errored");
       return;
     }
     if (this.writer === undefined) this.writer = this.viaPino ? null : writerOf(request.server.log);
     const writer = this.writer;
     if (!writer) {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId }, COMPLETED);
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, upstream: request.upstreamAgent }, COMPLETED);
       return;
     }
     if (!(reply.log as unknown as pino.Logger).isLevelEnabled("info")) return;
@@ -88,6 +90,7 @@ export class AccessLog extends LogController {
       responseTime: reply.elapsedTime,
       keyId: auth?.keyId,
       projectId: auth?.projectId,
+      upstream: request.upstreamAgent,
       msg: COMPLETED,
     });
     writer.destination.write(`{"level":30,"time":${Date.now()}${writer.bindings},${fields.slice(1)}\n`);

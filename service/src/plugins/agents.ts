@@ -28,6 +28,7 @@ export default fp<AgentsPluginOptions>(
       // The files module is registered first: `files` agents search through it.
       fileSearch: app.files.search,
       onUpstreamError: app.metrics.upstreamError,
+      onRetry: { attempt: app.metrics.upstreamAttempt, fallback: app.metrics.upstreamFallback },
     });
     app.decorate("agents", registry);
     app.addHook("onClose", () => registry.close());

@@ -23,6 +23,10 @@ export interface ServiceMetrics {
    * answer) or `bad_response` (an answer that broke off or could not be read).
    */
   upstreamError(status: string): void;
+  /** An `llm` agent's call of an upstream (its own or a fallback's, by that agent's id), each try counted. */
+  upstreamAttempt(agent: string): void;
+  /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
+  upstreamFallback(agent: string, fallback: string): void;
 }
 
 declare module "fastify" {
@@ -67,6 +71,33 @@ export default fp<MetricsOptions>(
       labelNames: ["status"] as const,
       registers: [registry],
     });
+    // Counted in plain maps on every llm request and read at scrape time, as the chat metrics are;
+    // labelled by agent ids of the agents file: a bounded set.
+    const attempts = new Map<string, number>();
+    const fallbacks = new Map<string, number>();
+    new Counter({
+      name: "agentport_upstream_attempts_total",
+      help: "Calls of llm agents to an upstream, retries included, by the agent whose upstream was called",
+      labelNames: ["agent"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [agent, n] of attempts) this.inc({ agent }, n);
+      },
+    });
+    new Counter({
+      name: "agentport_upstream_fallbacks_total",
+      help: "Moves of an llm agent to a fallback agent's upstream once its own retries were spent",
+      labelNames: ["agent", "fallback"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [pair, n] of fallbacks) {
+          const [agent, fallback] = JSON.parse(pair) as [string, string];
+          this.inc({ agent, fallback }, n);
+        }
+      },
+    });
     const limiterDegraded = new Gauge({
       name: "agentport_rate_limit_degraded",
       help: "1 while Redis, the replicas' shared rate-limit counter, is away and each replica counts limits alone",
@@ -77,6 +108,11 @@ export default fp<MetricsOptions>(
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
       upstreamError: (status) => upstreamErrors.inc({ status }),
+      upstreamAttempt: (agent) => attempts.set(agent, (attempts.get(agent) ?? 0) + 1),
+      upstreamFallback: (agent, fallback) => {
+        const pair = JSON.stringify([agent, fallback]);
+        fallbacks.set(pair, (fallbacks.get(pair) ?? 0) + 1);
+      },
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {

@@ -23,5 +23,7 @@ declare module "fastify" {
     auth: ApiKeyPrincipal;
     /** The project member; set by the member-token hook on key management routes. */
     member: Member;
+    /** The agent whose upstream answered an `llm` agent's run (its own or a fallback's), for the access line. */
+    upstreamAgent?: string;
   }
 }

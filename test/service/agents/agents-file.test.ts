@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AgentsFileError } from "../../../service/src/domain/agents/agent-spec.js";
 import { builtInAgents, loadAgentSpecs, parseAgentsText } from "../../../service/src/domain/agents/agents-file.js";
 import { ConfiguredAgents } from "../../../service/src/domain/agents/registry.js";
+import { agentsFileOf } from "../../helpers/app.js";
 
 const problems = (text: string, source = "agents.yaml") => {
   try {
@@ -67,6 +68,37 @@ describe("the agents file", () => {
     const ok = build({ id: "a", kind: "llm", model: "m", base_url_env: "A_URL", api_key_env: "A_KEY" }, { A_URL: "http://u/v1", A_KEY: "k" });
     expect(ok.list("any").map((a) => a.modelId)).toEqual(["p/a"]);
     void ok.close();
+  });
+
+  it("refuses fallbacks that are unknown, not llm agents, the agent itself, repeated or in a cycle, all at once", () => {
+    const llm = (id: string, fallbacks?: string[]) => ({ id, kind: "llm", model: "m", ...(fallbacks && { fallbacks }) });
+    const text = JSON.stringify([llm("a", ["b", "nope", "docs", "a", "b"]), llm("b", ["c"]), llm("c", ["a"]), { id: "docs", kind: "files" }]);
+    expect(problems(text, "a.json")).toEqual([
+      "agent 'a': fallback 'nope' is not an agent id",
+      "agent 'a': fallback 'docs' is a files agent; fallbacks must be llm agents",
+      "agent 'a': fallback 'a' is the agent itself",
+      "agent 'a': fallback 'b' is listed twice",
+      "agents' fallbacks form a cycle: a → b → c → a",
+    ]);
+  });
+
+  it("checks a fallback to the built-in chat:latest once the built-ins are known: offline, it is not an llm agent", () => {
+    const file = agentsFileOf([{ id: "a", kind: "llm", model: "m", base_url: "http://u/v1", fallbacks: ["chat:latest"] }]);
+    const build = (upstreamModel?: string) =>
+      new ConfiguredAgents({ prefix: "p", specs: loadAgentSpecs(file, upstreamModel), llm: upstreamModel ? { baseUrl: "http://u/v1" } : {}, env: {} });
+    expect(() => build()).toThrow(/agent 'a': fallback 'chat:latest' is a files agent; fallbacks must be llm agents/);
+    const online = build("gpt-x");
+    expect(online.list("any").map((a) => a.id)).toEqual(["chat:latest", "a"]);
+    void online.close();
+  });
+
+  it("fills in retries with their defaults and refuses retries out of range", () => {
+    const [spec] = parseAgentsText(JSON.stringify([{ id: "a", kind: "llm", model: "m", retries: { attempts: 3 }, fallbacks: ["chat:latest"] }]), "a.json");
+    expect(spec).toMatchObject({ retries: { attempts: 3, backoff_ms: 250, max_backoff_ms: 2000 }, fallbacks: ["chat:latest"] });
+    expect(problems(JSON.stringify([{ id: "a", kind: "llm", model: "m", retries: { attempts: 0, jitter: true } }]), "a.json")).toEqual([
+      "agents[0] (id 'a'): field 'retries.attempts': too small: expected number to be >=1",
+      "agents[0] (id 'a'): unknown field 'retries.jitter'",
+    ]);
   });
 
   it("scopes agents listed for projects to those projects", async () => {

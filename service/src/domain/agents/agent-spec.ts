@@ -3,6 +3,7 @@
  * the agent and the field at fault, all problems at once.
  */
 import { z } from "zod";
+import { fallbackProblems } from "./fallbacks.js";
 
 const id = z
   .string()
@@ -32,6 +33,19 @@ const llm = z.strictObject({
   base_url_env: envName.optional(),
   /** Name of the variable holding the agent's own upstream key (otherwise LLM_API_KEY); never the key itself. */
   api_key_env: envName.optional(),
+  /** Retries of the upstream on a connect error, 429 or 5xx, before the answer's first byte. */
+  retries: z
+    .strictObject({
+      /** Tries of each upstream (this agent's, then each fallback's), the first included. */
+      attempts: z.number().int().min(1).max(10).default(2),
+      /** Backoff before the n-th retry: a random wait up to backoff_ms·2^(n-1) (full jitter), at most max_backoff_ms. */
+      backoff_ms: z.number().int().min(0).max(60_000).default(250),
+      /** Also the longest Retry-After waited: a longer one moves on to the next fallback at once. */
+      max_backoff_ms: z.number().int().min(0).max(600_000).default(2_000),
+    })
+    .optional(),
+  /** Agents (by id, kind llm) whose upstreams answer, in order, once this agent's retries are spent. */
+  fallbacks: z.array(id).min(1).optional(),
 });
 const files = z.strictObject({
   ...common,
@@ -47,9 +61,13 @@ const synthetic = z.strictObject({
   silence_ms: z.number().min(0).max(3_600_000).optional(),
 });
 
+/** An llm agent's retries when its `retries` is absent (the same defaults as each field's). */
+export const DEFAULT_RETRIES = { attempts: 2, backoff_ms: 250, max_backoff_ms: 2_000 } as const;
+
 export const AgentSpecSchema = z.discriminatedUnion("kind", [llm, files, synthetic]);
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
 export type LlmSpec = z.infer<typeof llm>;
+export type RetrySpec = NonNullable<LlmSpec["retries"]>;
 export type FilesSpec = z.infer<typeof files>;
 export type SyntheticSpec = z.infer<typeof synthetic>;
 
@@ -73,8 +91,8 @@ function where(index: number, raw: unknown): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
   const field = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${field ? `${field}.` : ""}${k}'`).join(", ")}`;
   if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
   if (issue.code === "invalid_type" && issue.input === undefined) return `field '${field}' is required`;
   const message = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
@@ -112,6 +130,8 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
     }
     specs.push(spec);
   });
+  // The built-in default agent may be named before it is added (agents-file.ts); the registry checks it then.
+  if (!problems.length) problems.push(...fallbackProblems(specs, ["chat:latest"]));
   if (problems.length) throw new AgentsFileError(source, problems);
   return specs;
 }

@@ -3,13 +3,15 @@
  * system prompt and upstream model, with every other field of the request as sent. The answer is
  * relayed as the upstream wrote it (all choices, tool calls, logprobs, refusal, fingerprint), the
  * caller putting its own id, model and created in front; failures become 502 `upstream_error`
- * without the upstream's key or body; a caller that goes away aborts the call.
+ * without the upstream's key or body; a caller that goes away aborts the call. Before the answer
+ * begins, a failed call is retried and then passed to the agent's fallbacks (upstream-retry.ts).
  */
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
-import type { LlmSpec } from "./agent-spec.js";
+import { DEFAULT_RETRIES, type LlmSpec } from "./agent-spec.js";
 import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
+import { retryable, sendWithRetries, type RetryListener, type UpstreamCaller } from "./upstream-retry.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
 import { choicesProblem, codeForLog, connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
@@ -36,14 +38,18 @@ function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): str
   return JSON.stringify(body);
 }
 
-export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Agent {
+/** One llm agent's upstream, as its own agent and the agents falling back to it call it. */
+export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstream): UpstreamCaller {
   const url = `${upstream.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
   const onError = upstream.onError ?? (() => {});
 
-  /** Sends the request; resolves once the upstream answered 2xx with its headers. */
-  async function send(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<Dispatcher.ResponseData> {
+  /**
+   * One call of the upstream: resolves once it answered 2xx with its headers, which must come
+   * within `headersTimeout` ms. A failure worth another try is marked `retryable`.
+   */
+  async function send(request: ChatRequest, ctx: AgentContext, stream: boolean, headersTimeout: number): Promise<Dispatcher.ResponseData> {
     let res: Dispatcher.ResponseData;
     try {
       res = await undiciRequest(url, {
@@ -52,28 +58,48 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
         body: upstreamBody(spec, request, stream),
         signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
+        headersTimeout,
       });
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
-      throw connectFailure(err, onError);
+      throw retryable(connectFailure(err, onError));
     }
     if (res.statusCode >= 400) {
       onError(String(res.statusCode));
       const detail = await readCapped(res, MAX_REFUSAL_BYTES)
         .then((text) => JSON.parse(text) as UpstreamChunk)
         .catch(() => undefined);
-      ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the request");
-      const retryAfter = res.headers["retry-after"];
-      throw upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined, upstream.apiKey);
+      ctx.log.warn({ agent: agentId, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the request");
+      const header = res.headers["retry-after"];
+      const retryAfter = typeof header === "string" ? header : undefined;
+      const refusal = upstreamRefusal(res.statusCode, detail, retryAfter, upstream.apiKey);
+      // Rate limits and server errors pass; anything else would fail again the same way.
+      throw res.statusCode === 429 || res.statusCode >= 500 ? retryable(refusal, retryAfter) : refusal;
     }
     return res;
   }
 
+  return { agentId, retries: spec.retries ?? DEFAULT_RETRIES, send, onError };
+}
+
+const QUIET: RetryListener = { attempt() {}, fallback() {} };
+
+/**
+ * An llm agent: its own upstream first, then its fallbacks' (`callers`, in order), each tried
+ * with retries before the answer begins, all within `budgetMs` (LLM_TIMEOUT_SECONDS).
+ */
+export function llmAgent(info: AgentInfo, callers: UpstreamCaller[], budgetMs: number, listener: RetryListener = QUIET): Agent {
+  const onError = callers[0].onError;
+  const answer = async (request: ChatRequest, ctx: AgentContext, stream: boolean) => {
+    const { res, caller } = await sendWithRetries(callers, request, ctx, stream, budgetMs, listener);
+    ctx.answeredBy?.(caller.agentId);
+    return res;
+  };
   return {
     ...info,
     // One generator per call, no delegation: every event costs one hop to the caller.
     run: (request, ctx) =>
-      request.stream === false ? fromJson(() => send(request, ctx, false), request, onError) : fromStream(() => send(request, ctx, true), request, ctx, onError),
+      request.stream === false ? fromJson(() => answer(request, ctx, false), request, onError) : fromStream(() => answer(request, ctx, true), request, ctx, onError),
   };
 }
 

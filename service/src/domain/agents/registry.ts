@@ -6,9 +6,11 @@ import { Agent as UndiciAgent } from "undici";
 import { AgentsFileError, type AgentSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
-import { llmAgent } from "./llm-agent.js";
+import { fallbackProblems } from "./fallbacks.js";
+import { llmAgent, upstreamCaller } from "./llm-agent.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
+import type { RetryListener, UpstreamCaller } from "./upstream-retry.js";
 import type { UpstreamErrorListener } from "./upstream-wire.js";
 
 export interface RegistryOptions {
@@ -25,6 +27,8 @@ export interface RegistryOptions {
   fileSearch?: FileSearch;
   /** Told of every failed upstream call of `llm` agents (the metrics). */
   onUpstreamError?: UpstreamErrorListener;
+  /** Told of every try of an upstream and every move to a fallback (the metrics). */
+  onRetry?: RetryListener;
 }
 
 const OFFLINE_PREFACE =
@@ -47,7 +51,8 @@ export class ConfiguredAgents implements AgentRegistry {
     const t = opts.timeouts ?? { headersMs: 600_000, idleMs: 300_000 };
     this.dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: t.headersMs, bodyTimeout: t.idleMs });
     const created = Math.floor(Date.now() / 1000);
-    const problems: string[] = [];
+    const problems = fallbackProblems(opts.specs);
+    const callers = this.upstreamCallers(opts, problems);
     for (const spec of opts.specs) {
       const info: AgentInfo = {
         id: spec.id,
@@ -62,18 +67,29 @@ export class ConfiguredAgents implements AgentRegistry {
       else if (spec.kind === "files") {
         const offline = spec.id === DEFAULT_AGENT_ID && !opts.llm.baseUrl;
         agent = filesAgent(info, spec, { fileSearch: opts.fileSearch, preface: offline ? OFFLINE_PREFACE : undefined });
-      } else {
-        const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
-        const apiKey = spec.api_key_env ? opts.env[spec.api_key_env] : spec.base_url || spec.base_url_env ? undefined : opts.llm.apiKey;
-        if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
-        else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
-        if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
-        if (baseUrl) agent = llmAgent(info, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
+      } else if (callers.has(spec.id)) {
+        const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
+        agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
     this.indexAliases(problems);
     if (problems.length) throw new AgentsFileError("The agents configuration", problems);
+  }
+
+  /** Each llm agent's upstream (its URL and key resolved), by agent id; what is missing goes to `problems`. */
+  private upstreamCallers(opts: RegistryOptions, problems: string[]): Map<string, UpstreamCaller> {
+    const callers = new Map<string, UpstreamCaller>();
+    for (const spec of opts.specs) {
+      if (spec.kind !== "llm") continue;
+      const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
+      const apiKey = spec.api_key_env ? opts.env[spec.api_key_env] : spec.base_url || spec.base_url_env ? undefined : opts.llm.apiKey;
+      if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
+      else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
+      if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
+      if (baseUrl) callers.set(spec.id, upstreamCaller(spec.id, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError }));
+    }
+    return callers;
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */

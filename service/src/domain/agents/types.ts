@@ -85,6 +85,8 @@ export interface AgentContext {
   upstreamSignal: UpstreamSignal;
   /** Request-scoped logger (pino child). */
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** Told which agent's upstream answered an `llm` agent (its own, or a fallback's): the access line says it. */
+  answeredBy?(agentId: string): void;
 }
 
 export interface AgentInfo {

@@ -1,4 +1,4 @@
-/** What an agent gets besides the request: project, stop signal (made on first use), logger. */
+/** What an agent gets besides the request: project, stop signal (made on first use), logger, where to say who answered. */
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { AgentContext } from "../../../../domain/agents/types.js";
 import type { Stopper } from "./stop-signal.js";
@@ -9,14 +9,17 @@ class RequestAgentContext implements AgentContext {
   /** The request's stopper itself: undici takes an EventEmitter that emits "abort". */
   readonly upstreamSignal: Stopper;
   readonly log: FastifyBaseLogger;
-  constructor(
-    projectId: string,
-    stop: Stopper,
-    log: FastifyBaseLogger,
-  ) {
-    this.projectId = projectId;
+  private readonly request: FastifyRequest;
+  constructor(request: FastifyRequest, stop: Stopper) {
+    this.projectId = request.auth.projectId;
     this.upstreamSignal = stop;
-    this.log = log;
+    this.log = request.log;
+    this.request = request;
+  }
+
+  /** The access line names the agent whose upstream answered. */
+  answeredBy(agentId: string): void {
+    this.request.upstreamAgent = agentId;
   }
 
   /** The same stop as an AbortSignal, made on first use (the synthetic agent's timers take one). */
@@ -26,5 +29,5 @@ class RequestAgentContext implements AgentContext {
 }
 
 export function agentContext(request: FastifyRequest, stop: Stopper): AgentContext {
-  return new RequestAgentContext(request.auth.projectId, stop, request.log);
+  return new RequestAgentContext(request, stop);
 }
