@@ -15,6 +15,10 @@ describe("CORS (CORS_ORIGINS)", () => {
     key = (await t.createKey()).secret;
   });
   afterAll(() => t.close());
+  // /mcp is served by the MCP SDK's Node adapter, which drains a request's socket after answering:
+  // an injected request has no real socket, so MCP requests go over the network.
+  let mcpUrl: string | undefined;
+  const mcpOrigin = async () => (mcpUrl ??= await listenMcp(t));
 
   it("answers an allowed origin's preflight without a key, allowing Authorization", async () => {
     const res = await t.app.inject({
@@ -44,19 +48,22 @@ describe("CORS (CORS_ORIGINS)", () => {
   });
 
   it("lets an allowed origin through the MCP origin check", async () => {
-    const res = await t.app.inject({
+    const url = `${await mcpOrigin()}/mcp`;
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const res = await fetch(url, {
       method: "POST",
-      url: "/mcp",
       headers: { origin: APP, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      payload: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      body: JSON.stringify(initialize),
     });
-    expect(res.statusCode).toBe(200);
-    const refused = await t.app.inject({ method: "POST", url: "/mcp", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: {} });
-    expect(refused.statusCode).toBe(403);
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    const refused = await fetch(url, { method: "POST", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{}" });
+    expect(refused.status).toBe(403);
+    await refused.body?.cancel();
   });
 
   it("keeps the CORS headers and nosniff on /mcp answers, through the official MCP client", async () => {
-    const url = await listenMcp(t);
+    const url = await mcpOrigin();
     const seen: Headers[] = [];
     const client = new Client({ name: "browser-like", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {

@@ -54,7 +54,10 @@ describe("/metrics after real requests through the official client", () => {
     expect(itl.count).toBe(contentChunks - 1);
     expect(itl.buckets["+Inf"]).toBe(contentChunks - 1);
     // Cumulative: each bound counts at least what the one below it does.
-    const counts = Object.values(itl.buckets);
+    // By bound, not by key order: an object lists integer-like keys ("1", "5") before the others.
+    const counts = Object.entries(itl.buckets)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, n]) => n);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(m.value("agentport_chat_open_streams")).toBe(0);
     expect(m.value("agentport_chat_completions_total", { model: "agentport/five", mode: "stream", outcome: "ok" })).toBe(1);
