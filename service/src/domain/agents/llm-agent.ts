@@ -7,6 +7,7 @@
  */
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
+import { tracedUpstream } from "../../telemetry/upstream-span.js";
 import type { LlmSpec } from "./agent-spec.js";
 import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
@@ -46,13 +47,13 @@ export function llmAgent(info: AgentInfo, spec: LlmSpec, upstream: Upstream): Ag
   async function send(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<Dispatcher.ResponseData> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await undiciRequest(url, {
+      res = await tracedUpstream(url, headers, (headers) => undiciRequest(url, {
         method: "POST",
         headers,
         body: upstreamBody(spec, request, stream),
         signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
-      });
+      }));
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw connectFailure(err, onError);
