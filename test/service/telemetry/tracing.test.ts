@@ -19,7 +19,7 @@ describe("traces over OTLP/HTTP", () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], {
+    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }, { id: "down", kind: "llm", model: "fail" }], {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
       REDIS_URL: "redis://127.0.0.1:6379",
@@ -28,6 +28,7 @@ describe("traces over OTLP/HTTP", () => {
     });
     keyId = (await llm.t.app.apiKeys.list("default")).data[0].id;
     await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: PROMPT }] });
+    await expect(llm.client.chat.completions.create({ model: "agentport/down", messages: [{ role: "user", content: PROMPT }] }, { maxRetries: 0 })).rejects.toMatchObject({ status: 502 });
     // Closing the app flushes its spans to the receiver.
     await llm.close();
   }, 60_000);
@@ -36,7 +37,7 @@ describe("traces over OTLP/HTTP", () => {
   });
 
   const requestSpan = (): ReceivedSpan => {
-    const span = receiver.spans.find((s) => s.kind === SERVER && s.attributes["http.route"] === "/v1/chat/completions");
+    const span = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/echo");
     expect(span, "the request's span").toBeDefined();
     return span!;
   };
@@ -54,6 +55,15 @@ describe("traces over OTLP/HTTP", () => {
     expect(span.attributes["agentport.key_id"]).toBe(keyId);
   });
 
+  it("marks a failed request and its failed upstream call as errors", () => {
+    const failed = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/down");
+    expect(failed?.attributes).toMatchObject({ "http.response.status_code": 502, "agentport.outcome": "server_error" });
+    expect(failed?.status?.code).toBe(2);
+    const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.traceId === failed!.traceId && s.name === "POST /chat/completions");
+    expect(upstream?.attributes["http.response.status_code"]).toBe(500);
+    expect(upstream?.status?.code).toBe(2);
+  });
+
   it("never sends the key or the prompt", () => {
     const all = receiver.bodies.join("\n");
     expect(all.length).toBeGreaterThan(0);
@@ -63,12 +73,12 @@ describe("traces over OTLP/HTTP", () => {
 
   it("has the upstream call as a child span, and the upstream received its traceparent", () => {
     const parent = requestSpan();
-    const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.name === "POST /chat/completions");
+    const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.name === "POST /chat/completions" && s.traceId === parent.traceId);
     expect(upstream).toBeDefined();
     expect(upstream!.traceId).toBe(parent.traceId);
     expect(upstream!.parentSpanId).toBe(parent.spanId);
     expect(upstream!.attributes["http.response.status_code"]).toBe(200);
-    const sent = llm.stub.requests.at(-1)!.headers.traceparent;
+    const sent = llm.stub.requests[0].headers.traceparent;
     expect(sent).toBe(`00-${parent.traceId}-${upstream!.spanId}-01`);
   });
 
