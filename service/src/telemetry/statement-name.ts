@@ -6,7 +6,8 @@
 const names = new Map<string, string>();
 const MAX_CACHED = 1000;
 
-const VERB = /^\s*(?:WITH\b[\s\S]*?\)\s*)?(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK|LISTEN|UNLISTEN|NOTIFY|CREATE|ALTER|DROP|SET|LOCK|TRUNCATE|\w+)/i;
+/** The first word: a query's verb (`WITH` for one that starts with a common table expression). */
+const VERB = /^\s*(\w+)/;
 const TABLE = /\b(?:FROM|INTO|UPDATE|TABLE|JOIN)\s+("?[\w.]+"?)/i;
 
 export function statementName(sql: string): string {
