@@ -4,6 +4,7 @@
  * the configured protocol. The sampler and the exporter's headers and timeout come from the
  * standard OTEL_* variables, which the SDK reads itself (config.ts has checked them).
  */
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -25,6 +26,7 @@ export function registerSdk(config: TracingConfig): TracingHandle {
     // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over our defaults, as everywhere else.
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporterFor(config))] });
-  provider.register();
+  // traceparent and tracestate only: a caller's baggage is its own data, never forwarded upstream.
+  provider.register({ propagator: new W3CTraceContextPropagator() });
   return { tracer: provider.getTracer("agentport", SERVICE_VERSION), flush: () => provider.forceFlush() };
 }

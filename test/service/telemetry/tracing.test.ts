@@ -11,6 +11,8 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp-
 const SERVER = 2;
 const CLIENT = 3;
 const PROMPT = "tell me about the zanzibar marmalade ledger";
+const CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+const CALLER_SPAN = "00f067aa0ba902b7";
 
 describe("traces over OTLP/HTTP", () => {
   let receiver: OtlpReceiver;
@@ -29,6 +31,8 @@ describe("traces over OTLP/HTTP", () => {
     keyId = (await llm.t.app.apiKeys.list("default")).data[0].id;
     await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: PROMPT }] });
     await expect(llm.client.chat.completions.create({ model: "agentport/down", messages: [{ role: "user", content: PROMPT }] }, { maxRetries: 0 })).rejects.toMatchObject({ status: 502 });
+    const callerHeaders = { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`, baggage: "user.email=someone%40example.com" };
+    await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: "again" }] }, { headers: callerHeaders });
     // Closing the app flushes its spans to the receiver.
     await llm.close();
   }, 60_000);
@@ -37,7 +41,7 @@ describe("traces over OTLP/HTTP", () => {
   });
 
   const requestSpan = (): ReceivedSpan => {
-    const span = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/echo");
+    const span = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/echo" && s.traceId !== CALLER_TRACE);
     expect(span, "the request's span").toBeDefined();
     return span!;
   };
@@ -62,6 +66,14 @@ describe("traces over OTLP/HTTP", () => {
     const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.traceId === failed!.traceId && s.name === "POST /chat/completions");
     expect(upstream?.attributes["http.response.status_code"]).toBe(500);
     expect(upstream?.status?.code).toBe(2);
+  });
+
+  it("joins a caller's trace, and forwards its traceparent upstream but not its baggage", () => {
+    const joined = receiver.spans.find((s) => s.kind === SERVER && s.traceId === CALLER_TRACE);
+    expect(joined?.parentSpanId).toBe(CALLER_SPAN);
+    const sent = llm.stub.requests.find((r) => String(r.headers.traceparent).includes(CALLER_TRACE));
+    expect(sent, "the upstream request in the caller's trace").toBeDefined();
+    expect(sent!.headers.baggage).toBeUndefined();
   });
 
   it("never sends the key or the prompt", () => {
