@@ -47,7 +47,7 @@ function finish(request: FastifyRequest, reply: FastifyReply): void {
 
 export default fp<{ tracing: TracingHandle }>(
   async (app, { tracing }) => {
-    app.addHook("onRequest", (request, _reply, done) => {
+    app.addHook("onRequest", (request, reply, done) => {
       const route = routeOf(request);
       // A caller's own traceparent makes this request a part of its trace.
       const parent = propagation.extract(ROOT_CONTEXT, request.headers);
@@ -57,16 +57,13 @@ export default fp<{ tracing: TracingHandle }>(
       }, parent);
       const ctx = trace.setSpan(parent, span);
       spans.set(request, { span, ctx });
+      // Not onResponse: Fastify runs it only on 'finish', which a response the client left never reaches.
+      reply.raw.once("close", () => finish(request, reply));
       context.with(ctx, done);
     });
     app.addHook("preHandler", (request, _reply, done) => {
       const entry = spans.get(request);
       return entry ? context.with(entry.ctx, done) : done();
-    });
-    // Fastify runs onResponse when the response ends and when the client left before it did.
-    app.addHook("onResponse", (request, reply, done) => {
-      finish(request, reply);
-      done();
     });
     app.addHook("onClose", () => tracing.flush());
   },

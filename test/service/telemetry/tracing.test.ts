@@ -21,7 +21,7 @@ describe("traces over OTLP/HTTP", () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }, { id: "down", kind: "llm", model: "fail" }], {
+    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }, { id: "down", kind: "llm", model: "fail" }, { id: "hang", kind: "llm", model: "hang" }], {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
       REDIS_URL: "redis://127.0.0.1:6379",
@@ -33,6 +33,11 @@ describe("traces over OTLP/HTTP", () => {
     await expect(llm.client.chat.completions.create({ model: "agentport/down", messages: [{ role: "user", content: PROMPT }] }, { maxRetries: 0 })).rejects.toMatchObject({ status: 502 });
     const callerHeaders = { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`, baggage: "user.email=someone%40example.com" };
     await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: "again" }] }, { headers: callerHeaders });
+    // A client that leaves a stream before its end.
+    const leaving = new AbortController();
+    const stream = await llm.client.chat.completions.create({ model: "agentport/hang", messages: [{ role: "user", content: "wait" }], stream: true }, { signal: leaving.signal });
+    for await (const _ of stream) break;
+    await llm.stub.requests.find((r) => r.body.model === "hang")!.aborted;
     // Closing the app flushes its spans to the receiver.
     await llm.close();
   }, 60_000);
@@ -74,6 +79,12 @@ describe("traces over OTLP/HTTP", () => {
     const sent = llm.stub.requests.find((r) => String(r.headers.traceparent).includes(CALLER_TRACE));
     expect(sent, "the upstream request in the caller's trace").toBeDefined();
     expect(sent!.headers.baggage).toBeUndefined();
+  });
+
+  it("ends the span of a request whose client left, as aborted", () => {
+    const left = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/hang");
+    expect(left?.attributes["agentport.outcome"]).toBe("aborted");
+    expect(left?.status?.code).toBe(2);
   });
 
   it("never sends the key or the prompt", () => {
