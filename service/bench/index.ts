@@ -2,7 +2,7 @@
  * `npm run bench [-- --only chat|search|files|…]`: runs each bench section in turn. A section is a module
  * here exporting `run(): Promise<void>` that prints its own figures. Loopback only.
  */
-const SECTIONS = ["chat", "search", "files", "artifact", "startup", "streams", "revocation", "hostile"] as const;
+const SECTIONS = ["chat", "search", "files", "artifact", "startup", "streams", "revocation", "hostile", "tracing"] as const;
 
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;

@@ -34,6 +34,8 @@ import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
 import mcpSessionsPlugin from "./mcp/plugin.js";
 import mcpRoutes from "./routes/mcp/index.js";
+import { startTracing } from "./telemetry/tracer.js";
+import tracingPlugin from "./telemetry/request-span.js";
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -132,6 +134,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  // First, so its span covers every other hook; the SDK is loaded only when tracing is on.
+  if (config.tracing) await app.register(tracingPlugin, { tracing: await startTracing(config.tracing) });
   await app.register(errorHandler);
   // Before any route: it collects every route's schemas as they are added.
   await app.register(openapiPlugin);

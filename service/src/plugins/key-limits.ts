@@ -20,6 +20,7 @@ import { estimateRun } from "../domain/limits/estimate.js";
 import { KeyLimiter, type Reserved } from "../domain/limits/key-limiter.js";
 import { MeteredRun, type RunOwner } from "../domain/limits/metered-run.js";
 import { RedisWindows } from "../domain/limits/redis-windows.js";
+import { tracedWindows } from "../telemetry/traced-windows.js";
 
 /** A caller of a run: the key that pays for it and its own limits, if any. */
 export interface RunPrincipal extends RunOwner {
@@ -109,7 +110,7 @@ function refusal(decision: Reserved, rpm: number | undefined, tpm: number | unde
 
 export default fp(
   async (app) => {
-    const limiter = new KeyLimiter(app.redis && new RedisWindows(app.redis), app.log, app.metrics.limiterDegraded);
+    const limiter = new KeyLimiter(app.redis && tracedWindows(new RedisWindows(app.redis)), app.log, app.metrics.limiterDegraded);
     const sinks = { limiter, usage: app.usage, chat: app.chatMetrics };
     // Registered after Redis, so this runs before its connection closes.
     app.addHook("onClose", () => limiter.close());

@@ -2,6 +2,7 @@
 import fp from "fastify-plugin";
 import type { Db } from "../store/db.js";
 import { openStore, pgliteDirFor } from "../store/open.js";
+import { tracedDb } from "../telemetry/traced-db.js";
 
 export default fp<{ db?: Db }>(
   async (app, opts) => {
@@ -16,7 +17,7 @@ export default fp<{ db?: Db }>(
         log: (msg) => app.log.warn(msg),
         info: (msg) => app.log.info(msg),
       }));
-    app.decorate("db", db);
+    app.decorate("db", tracedDb(db));
     if (owned) app.addHook("onClose", () => db.close());
   },
   { name: "store" },

@@ -9,6 +9,7 @@
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
 import { DEFAULT_RETRIES, type LlmSpec } from "./agent-spec.js";
+import { tracedUpstream } from "../../telemetry/upstream-span.js";
 import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
 import { retryable, sendWithRetries, type RetryListener, type UpstreamCaller } from "./upstream-retry.js";
@@ -52,14 +53,14 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
   async function send(request: ChatRequest, ctx: AgentContext, stream: boolean, headersTimeout: number): Promise<Dispatcher.ResponseData> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await undiciRequest(url, {
+      res = await tracedUpstream(url, headers, (headers) => undiciRequest(url, {
         method: "POST",
         headers,
         body: upstreamBody(spec, request, stream),
         signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
         headersTimeout,
-      });
+      }));
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw retryable(connectFailure(err, onError));

@@ -1,0 +1,34 @@
+/**
+ * The limiter's Redis windows with a client span per reserve and settle. Used only when tracing is
+ * on. A settlement joins a batch written shortly after, so its span lasts until that write.
+ */
+import { SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
+import type { LimitWindows } from "../domain/limits/windows.js";
+import { tracer as activeTracer } from "./tracer.js";
+
+function traced<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes: { "db.system.name": "redis", "db.operation.name": "EVALSHA" } }, (span) =>
+    run().then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (err: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
+        span.end();
+        throw err;
+      },
+    ),
+  );
+}
+
+/** `windows` itself when tracing is off. */
+export function tracedWindows(windows: LimitWindows): LimitWindows {
+  const tracer = activeTracer;
+  if (!tracer) return windows;
+  return {
+    reserve: (key, limits, tokens) => traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens)),
+    settle: (key, window, delta) => traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta)),
+    close: () => windows.close?.() ?? Promise.resolve(),
+  };
+}
