@@ -92,7 +92,6 @@ const files = roots.flatMap(tsFiles);
 const pending = [
   "service/src/mcp/tools/files.ts registerFileTools",
   "service/src/routes/mcp/streamable.ts streamableRoutes",
-  "service/src/store/postgres.ts openPostgres",
   "infra/api/service.ts ApiService.constructor",
   "infra/data/azure.ts AzureDataServices.constructor",
   "infra/plan/mocks.ts createRecorder",
