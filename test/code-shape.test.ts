@@ -91,7 +91,6 @@ const files = roots.flatMap(tsFiles);
  */
 const pending = [
   "service/src/routes/mcp/streamable.ts streamableRoutes",
-  "infra/plan/mocks.ts createRecorder",
   "infra/storage/azure.ts AzureStorage.constructor",
   "infra/storage/s3.ts S3Storage.constructor",
 ];
