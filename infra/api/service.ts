@@ -64,147 +64,191 @@ export class ApiService extends pulumi.ComponentResource {
   constructor(name: string, args: ApiServiceArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:api:ApiService", name, {}, opts);
     const { api, settings: s } = args;
-    const parent = { parent: this };
-    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
     const labels = { ...API_LABELS };
+    const ns = new Namespace(`${name}-ns`, { metadata: { name: api.namespace, labels } }, { parent: this });
+    const scope: Scope = { name, namespace: ns.metadata.name, labels, parent: { parent: this } };
 
-    const ns = new Namespace(`${name}-ns`, { metadata: { name: api.namespace, labels } }, parent);
-    const namespace = ns.metadata.name;
-    const secret = new Secret(
-      `${name}-env`,
-      {
-        metadata: { namespace, labels },
-        type: "Opaque",
-        stringData: pulumi.secret(
-          pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv, args.redisUrl]).apply(([db, jwt, llm, storage, redis]) => ({
-            DATABASE_URL: db,
-            ...(redis ? { REDIS_URL: redis } : {}),
-            JWT_SECRET: jwt,
-            ...(s.llmBaseUrl ? { LLM_API_KEY: llm } : {}),
-            ...storage,
-          })),
-        ),
-      },
-      parent,
-    );
-    // Inline agents travel as a ConfigMap; a change rolls the pods through the checksum annotation.
-    const agentsJson = api.agents ? JSON.stringify({ agents: api.agents }, null, 2) : undefined;
-    const agents = agentsJson
-      ? new ConfigMap(`${name}-agents`, { metadata: { namespace, labels }, data: { "agents.json": agentsJson } }, parent)
-      : undefined;
-    // IRSA: EKS's pod identity webhook gives pods of this ServiceAccount a projected web-identity
-    // token for the role (a volume of its own; the Kubernetes API token stays unmounted).
-    const serviceAccount = args.cloudRoleArn
-      ? new ServiceAccount(
-          `${name}-sa`,
-          { metadata: { namespace, labels, name: API_SERVICE_ACCOUNT, annotations: { "eks.amazonaws.com/role-arn": args.cloudRoleArn } }, automountServiceAccountToken: false },
-          parent,
-        )
-      : undefined;
-    const pull = args.pull ? pullSecret(`${name}-pull`, namespace, labels, args.pull, parent) : undefined;
+    const secret = createEnvSecret(scope, args, Boolean(s.llmBaseUrl));
+    const agents = createAgentsConfig(scope, api.agents);
+    const serviceAccount = args.cloudRoleArn ? createServiceAccount(scope, args.cloudRoleArn) : undefined;
+    const pull = args.pull ? pullSecret(`${name}-pull`, scope.namespace, labels, args.pull, scope.parent) : undefined;
     // The database's CA bundle, where Node's roots do not cover it (the URL names RDS_CA_FILE).
     const ca = args.caBundle
-      ? new ConfigMap(`${name}-ca`, { metadata: { namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, parent)
+      ? new ConfigMap(`${name}-ca`, { metadata: { namespace: scope.namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, scope.parent)
       : undefined;
-    // In a namespace of its own: whoever may read the API namespace's Secrets does not read the
-    // master's URL (see db-role-job.ts for why it cannot be deleted after the Job).
-    const roleJob = args.dbRole
-      ? dbRoleJob(
-          `${name}-db-role`,
-          { namespace: `${api.namespace}-db-role`, labels, image: args.image, adminUrl: args.dbRole.adminUrl, appPassword: args.dbRole.appPassword, caBundle: args.caBundle, pull: args.pull },
-          parent,
-        )
-      : undefined;
-    const deployment = new Deployment(
-      `${name}-deployment`,
-      {
-        metadata: { namespace, labels },
-        spec: {
-          // No `replicas`: the HPA owns it. Under server-side apply a Deployment that sets it would
-          // fail the next `up` after a scale event with a field-manager conflict on .spec.replicas.
-          // A new Deployment starts at 1 and the HPA raises it to minReplicas (api.replicas).
-          selector: { matchLabels: labels },
-          strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-          template: apiPodTemplate({
-            api,
-            settings: s,
-            image: args.image,
-            labels,
-            envSecretName: secret.metadata.name,
-            serviceAccountName: serviceAccount?.metadata.name,
-            pullSecretName: pull?.metadata.name,
-            agents: agents && agentsJson ? { configMapName: agents.metadata.name, checksum: sha256(agentsJson) } : undefined,
-            caConfigMapName: ca?.metadata.name,
-          }),
-        },
-      },
-      // The role it connects as must exist first.
-      { ...parent, dependsOn: roleJob ? [roleJob] : [] },
-    );
-    const service = new Service(
-      `${name}-svc`,
-      { metadata: { namespace, labels, annotations: s.serviceAnnotations }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
-      parent,
-    );
-    new Ingress(
-      `${name}-ingress`,
-      {
-        metadata: { namespace, labels, annotations: s.ingressAnnotations },
-        spec: {
-          ingressClassName: api.ingressClassName,
-          tls: s.tls,
-          rules: [
-            {
-              host: s.host,
-              // The API and MCP only: /metrics and /health stay inside the cluster.
-              http: {
-                paths: ["/v1", "/mcp"].map((path) => ({ path, pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } })),
-              },
-            },
-          ],
-        },
-      },
-      parent,
-    );
-    // Only the platform's namespace (its gateway, and its metrics component scraping /metrics)
-    // reaches the pods. Egress stays open: the managed databases, caches and the LLM upstream
-    // live at cloud addresses outside the cluster that a pod selector cannot name.
-    new NetworkPolicy(
-      `${name}-ingress-policy`,
-      {
-        metadata: { namespace, labels },
-        spec: {
-          podSelector: { matchLabels: labels },
-          policyTypes: ["Ingress"],
-          ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": args.gatewayNamespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
-        },
-      },
-      parent,
-    );
-    new HorizontalPodAutoscaler(
-      `${name}-hpa`,
-      {
-        metadata: { namespace, labels },
-        spec: {
-          scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: deployment.metadata.name },
-          minReplicas: api.replicas,
-          maxReplicas: Math.max(api.maxReplicas, api.replicas),
-          metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: api.targetCpuPercent } } }],
-          // Scale down slowly: a removed pod drains its open streams first.
-          behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
-        },
-      },
-      parent,
-    );
-    new PodDisruptionBudget(
-      `${name}-pdb`,
-      { metadata: { namespace, labels }, spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) } },
-      parent,
-    );
-    if (args.dashboardsNamespace) apiDashboard(`${name}-dashboard`, args.dashboardsNamespace, parent);
+    const roleJob = args.dbRole ? createRoleJob(scope, args, args.dbRole) : undefined;
+    const template = apiPodTemplate({
+      api,
+      settings: s,
+      image: args.image,
+      labels,
+      envSecretName: secret.metadata.name,
+      serviceAccountName: serviceAccount?.metadata.name,
+      pullSecretName: pull?.metadata.name,
+      agents,
+      caConfigMapName: ca?.metadata.name,
+    });
+    const deployment = createDeployment(scope, template, roleJob);
+    createExposure(scope, api, s, args.gatewayNamespace);
+    createScaling(scope, api, deployment);
+    if (args.dashboardsNamespace) apiDashboard(`${name}-dashboard`, args.dashboardsNamespace, scope.parent);
     this.baseUrl = pulumi.output(`${s.publicUrl}/v1`);
     this.mcpUrl = pulumi.output(`${s.publicUrl}/mcp`);
-    this.namespace = namespace;
+    this.namespace = scope.namespace;
     this.registerOutputs({ baseUrl: this.baseUrl, mcpUrl: this.mcpUrl, namespace: this.namespace });
   }
+}
+
+/** What every part of the service shares: the component's name, namespace, labels and parent. */
+interface Scope {
+  name: string;
+  namespace: pulumi.Output<string>;
+  labels: Record<string, string>;
+  parent: { parent: pulumi.Resource };
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+function createEnvSecret(scope: Scope, args: ApiServiceArgs, withLlmKey: boolean): Secret {
+  const { name, namespace, labels } = scope;
+  return new Secret(
+    `${name}-env`,
+    {
+      metadata: { namespace, labels },
+      type: "Opaque",
+      stringData: pulumi.secret(
+        pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv, args.redisUrl]).apply(([db, jwt, llm, storage, redis]) => ({
+          DATABASE_URL: db,
+          ...(redis ? { REDIS_URL: redis } : {}),
+          JWT_SECRET: jwt,
+          ...(withLlmKey ? { LLM_API_KEY: llm } : {}),
+          ...storage,
+        })),
+      ),
+    },
+    scope.parent,
+  );
+}
+
+/** Inline agents travel as a ConfigMap; a change rolls the pods through the checksum annotation. */
+function createAgentsConfig(scope: Scope, agents: StackSpec["api"]["agents"]): { configMapName: pulumi.Output<string>; checksum: string } | undefined {
+  if (!agents) return undefined;
+  const json = JSON.stringify({ agents }, null, 2);
+  const configMap = new ConfigMap(`${scope.name}-agents`, { metadata: { namespace: scope.namespace, labels: scope.labels }, data: { "agents.json": json } }, scope.parent);
+  return { configMapName: configMap.metadata.name, checksum: sha256(json) };
+}
+
+/**
+ * IRSA: EKS's pod identity webhook gives pods of this ServiceAccount a projected web-identity
+ * token for the role (a volume of its own; the Kubernetes API token stays unmounted).
+ */
+function createServiceAccount(scope: Scope, roleArn: pulumi.Output<string>): ServiceAccount {
+  const { namespace, labels } = scope;
+  return new ServiceAccount(
+    `${scope.name}-sa`,
+    { metadata: { namespace, labels, name: API_SERVICE_ACCOUNT, annotations: { "eks.amazonaws.com/role-arn": roleArn } }, automountServiceAccountToken: false },
+    scope.parent,
+  );
+}
+
+/**
+ * In a namespace of its own: whoever may read the API namespace's Secrets does not read the
+ * master's URL (see db-role-job.ts for why it cannot be deleted after the Job).
+ */
+function createRoleJob(scope: Scope, args: ApiServiceArgs, dbRole: NonNullable<ApiServiceArgs["dbRole"]>): pulumi.Resource {
+  return dbRoleJob(
+    `${scope.name}-db-role`,
+    { namespace: `${args.api.namespace}-db-role`, labels: scope.labels, image: args.image, adminUrl: dbRole.adminUrl, appPassword: dbRole.appPassword, caBundle: args.caBundle, pull: args.pull },
+    scope.parent,
+  );
+}
+
+function createDeployment(scope: Scope, template: ReturnType<typeof apiPodTemplate>, roleJob: pulumi.Resource | undefined): Deployment {
+  const { namespace, labels } = scope;
+  return new Deployment(
+    `${scope.name}-deployment`,
+    {
+      metadata: { namespace, labels },
+      spec: {
+        // No `replicas`: the HPA owns it. Under server-side apply a Deployment that sets it would
+        // fail the next `up` after a scale event with a field-manager conflict on .spec.replicas.
+        // A new Deployment starts at 1 and the HPA raises it to minReplicas (api.replicas).
+        selector: { matchLabels: labels },
+        strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+        template,
+      },
+    },
+    // The role it connects as must exist first.
+    { ...scope.parent, dependsOn: roleJob ? [roleJob] : [] },
+  );
+}
+
+/** The Service, the Ingress for the API and MCP paths, and the policy that admits only the gateway's namespace. */
+function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings, gatewayNamespace: string): void {
+  const { name, namespace, labels, parent } = scope;
+  const service = new Service(
+    `${name}-svc`,
+    { metadata: { namespace, labels, annotations: s.serviceAnnotations }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
+    parent,
+  );
+  new Ingress(
+    `${name}-ingress`,
+    {
+      metadata: { namespace, labels, annotations: s.ingressAnnotations },
+      spec: {
+        ingressClassName: api.ingressClassName,
+        tls: s.tls,
+        rules: [
+          {
+            host: s.host,
+            // The API and MCP only: /metrics and /health stay inside the cluster.
+            http: {
+              paths: ["/v1", "/mcp"].map((path) => ({ path, pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } })),
+            },
+          },
+        ],
+      },
+    },
+    parent,
+  );
+  // Only the platform's namespace (its gateway, and its metrics component scraping /metrics)
+  // reaches the pods. Egress stays open: the managed databases, caches and the LLM upstream
+  // live at cloud addresses outside the cluster that a pod selector cannot name.
+  new NetworkPolicy(
+    `${name}-ingress-policy`,
+    {
+      metadata: { namespace, labels },
+      spec: {
+        podSelector: { matchLabels: labels },
+        policyTypes: ["Ingress"],
+        ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": gatewayNamespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
+      },
+    },
+    parent,
+  );
+}
+
+/** The autoscaler that owns the replica count, and the disruption budget that keeps one pod up. */
+function createScaling(scope: Scope, api: StackSpec["api"], deployment: Deployment): void {
+  const { name, namespace, labels, parent } = scope;
+  new HorizontalPodAutoscaler(
+    `${name}-hpa`,
+    {
+      metadata: { namespace, labels },
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: deployment.metadata.name },
+        minReplicas: api.replicas,
+        maxReplicas: Math.max(api.maxReplicas, api.replicas),
+        metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: api.targetCpuPercent } } }],
+        // Scale down slowly: a removed pod drains its open streams first.
+        behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
+      },
+    },
+    parent,
+  );
+  new PodDisruptionBudget(
+    `${name}-pdb`,
+    { metadata: { namespace, labels }, spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) } },
+    parent,
+  );
 }

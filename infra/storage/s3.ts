@@ -45,41 +45,18 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
     super("agentport:storage:S3Storage", name, {}, opts);
     const { cloudb, tags } = args;
     const region = cloudb.REGION;
-    const parent = { parent: this };
     // Buckets that exist are only named: ARNs follow from the names, nothing is created or protected.
     this.bucketArns = args.existing
       ? BUCKET_KEYS.map((key) => pulumi.output(`arn:aws:s3:::${cloudb[key]}`))
-      : BUCKET_KEYS.map((key) => createBucket(storeResourceName(name, key), cloudb[key], key === "PUBLIC_BUCKET", region, tags, this).arn);
-
-    const bucketPolicy = pulumi.all(this.bucketArns).apply((arns) =>
-      JSON.stringify({
-        Version: "2012-10-17",
-        Statement: [
-          { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
-          {
-            Effect: "Allow",
-            Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
-            Resource: arns.map((a) => `${a}/*`),
-          },
-        ],
-      }),
-    );
+      : BUCKET_KEYS.map((key) => createBucket(name, key, cloudb, tags, this).arn);
+    const bucketPolicy = pulumi.all(this.bucketArns).apply(bucketAccessPolicy);
     let accessKeyId: pulumi.Output<string>;
     let secretAccessKey: pulumi.Output<string>;
     if (cloudb.ACCESS_KEY_ID && cloudb.SECRET_ACCESS_KEY) {
       accessKeyId = pulumi.secret(cloudb.ACCESS_KEY_ID);
       secretAccessKey = pulumi.secret(cloudb.SECRET_ACCESS_KEY);
     } else {
-      const user = new User(`${name}-user`, { path: "/agentport/", tags }, parent);
-      new UserPolicy(
-        `${name}-buckets`,
-        {
-          user: user.name,
-          policy: bucketPolicy,
-        },
-        parent,
-      );
-      const key = new AccessKey(`${name}-key`, { user: user.name }, parent);
+      const key = createUserKey(name, tags, bucketPolicy, this);
       accessKeyId = pulumi.secret(key.id);
       secretAccessKey = pulumi.secret(key.secret);
     }
@@ -96,33 +73,7 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
       })),
     );
     this.componentValues = { enabled: false };
-    if (args.irsa) {
-      // IRSA: the API's pods exchange their projected ServiceAccount token for this role; no key
-      // is shared with the chart, and nothing long-lived sits in the API's Secret.
-      const { oidcProviderArn, oidcIssuer, namespace } = args.irsa;
-      const issuer = oidcIssuer.replace(/^https:\/\//, "");
-      const role = new Role(
-        `${name}-api-role`,
-        {
-          path: "/agentport/",
-          tags,
-          assumeRolePolicy: JSON.stringify({
-            Version: "2012-10-17",
-            Statement: [
-              {
-                Effect: "Allow",
-                Principal: { Federated: oidcProviderArn },
-                Action: "sts:AssumeRoleWithWebIdentity",
-                Condition: { StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${namespace}:${API_SERVICE_ACCOUNT}`, [`${issuer}:aud`]: "sts.amazonaws.com" } },
-              },
-            ],
-          }),
-        },
-        parent,
-      );
-      new RolePolicy(`${name}-api-buckets`, { role: role.name, policy: bucketPolicy }, parent);
-      this.serviceRoleArn = role.arn;
-    }
+    if (args.irsa) this.serviceRoleArn = createApiRole(name, args.irsa, tags, bucketPolicy, this).arn;
     const irsa = !!args.irsa;
     this.serviceEnv = pulumi.secret(
       pulumi.all([accessKeyId, secretAccessKey]).apply(([id, secret]): Record<string, string> => ({
@@ -137,17 +88,19 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
   }
 }
 
-/** One bucket the program owns: encrypted, versioned, old versions expired, public access blocked except on the public bucket. */
-function createBucket(id: string, bucketName: string | undefined, isPublic: boolean, region: string, tags: Record<string, string>, owner: pulumi.Resource): Bucket {
-  const parent = { parent: owner };
+/** One bucket of the four, encrypted, versioned, its stale uploads and old versions expired, public only if it is the public one. */
+function createBucket(name: string, key: (typeof BUCKET_KEYS)[number], cloudb: S3StorageArgs["cloudb"], tags: Record<string, string>, parent: pulumi.Resource): Bucket {
+  const region = cloudb.REGION;
+  const isPublic = key === "PUBLIC_BUCKET";
+  const id = storeResourceName(name, key);
   // Protected: the platform's files live here; a replace or delete is refused until unprotected.
-  const bucket = new Bucket(id, { bucket: bucketName, region, tags }, { ...parent, protect: true });
+  const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { parent, protect: true });
   new BucketServerSideEncryptionConfiguration(
     `${id}-encryption`,
     { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
-    parent,
+    { parent },
   );
-  const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, parent);
+  const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, { parent });
   // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
   // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
   // Versioning keeps every overwritten or deleted object as a noncurrent version: they are
@@ -163,14 +116,14 @@ function createBucket(id: string, bucketName: string | undefined, isPublic: bool
       ],
     },
     // Applied after versioning, as AWS asks for lifecycle rules on a versioned bucket.
-    { parent: owner, dependsOn: [versioning] },
+    { parent, dependsOn: [versioning] },
   );
-  new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, parent);
+  new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, { parent });
   // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
   const block = new BucketPublicAccessBlock(
     `${id}-public-access`,
     { bucket: bucket.id, region, blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: !isPublic, restrictPublicBuckets: !isPublic },
-    parent,
+    { parent },
   );
   if (isPublic) {
     new BucketPolicy(
@@ -182,8 +135,68 @@ function createBucket(id: string, bucketName: string | undefined, isPublic: bool
           JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` }] }),
         ),
       },
-      { parent: owner, dependsOn: [block] },
+      { parent, dependsOn: [block] },
     );
   }
   return bucket;
+}
+
+/** The IAM policy that reaches these buckets and nothing else. */
+function bucketAccessPolicy(arns: string[]): string {
+  return JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
+      {
+        Effect: "Allow",
+        Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+        Resource: arns.map((a) => `${a}/*`),
+      },
+    ],
+  });
+}
+
+/** An IAM user of its own, allowed only these buckets, and its access key. */
+function createUserKey(name: string, tags: Record<string, string>, bucketPolicy: pulumi.Output<string>, parent: pulumi.Resource): AccessKey {
+  const user = new User(`${name}-user`, { path: "/agentport/", tags }, { parent });
+  new UserPolicy(
+    `${name}-buckets`,
+    {
+      user: user.name,
+      policy: bucketPolicy,
+    },
+    { parent },
+  );
+  const key = new AccessKey(`${name}-key`, { user: user.name }, { parent });
+  return key;
+}
+
+/**
+ * IRSA: the API's pods exchange their projected ServiceAccount token for this role; no key
+ * is shared with the chart, and nothing long-lived sits in the API's Secret.
+ */
+function createApiRole(name: string, irsa: NonNullable<S3StorageArgs["irsa"]>, tags: Record<string, string>, bucketPolicy: pulumi.Output<string>, parent: pulumi.Resource): Role {
+  const { oidcProviderArn, oidcIssuer, namespace } = irsa;
+  const issuer = oidcIssuer.replace(/^https:\/\//, "");
+  const role = new Role(
+    `${name}-api-role`,
+    {
+      path: "/agentport/",
+      tags,
+      assumeRolePolicy: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          {
+            Effect: "Allow",
+            Principal: { Federated: oidcProviderArn },
+            Action: "sts:AssumeRoleWithWebIdentity",
+            Condition: { StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${namespace}:${API_SERVICE_ACCOUNT}`, [`${issuer}:aud`]: "sts.amazonaws.com" } },
+          },
+        ],
+      }),
+    },
+    { parent },
+  );
+  new RolePolicy(`${name}-api-buckets`, { role: role.name, policy: bucketPolicy }, { parent });
+  return role;
 }

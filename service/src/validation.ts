@@ -1,20 +1,20 @@
 /**
  * Two validators: request bodies are checked as sent (no type coercion, unknown fields kept so the
  * schema can name them), while query strings and path params are coerced from their text form.
+ *
+ * Both are Fastify's own validator compiler (the Ajv it uses internally, with ajv-formats), built
+ * twice with different options, because Fastify gives one option set to every part of a request.
+ * Routes declare TypeBox schemas; this only checks them.
  */
-import { Ajv } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { AjvCompiler } from "@fastify/ajv-compiler";
 import type { FastifySchemaCompiler } from "fastify";
 
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
-function ajv(coerceTypes: false | "array"): Ajv {
-  return addFormats(new Ajv({ coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false }));
+function compiler(coerceTypes: false | "array"): FastifySchemaCompiler<unknown> {
+  return AjvCompiler()({}, { customOptions: { coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false } }) as FastifySchemaCompiler<unknown>;
 }
 
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const strict = ajv(false);
-  const lenient = ajv("array");
-  return ({ schema, httpPart }) => (httpPart === "body" ? strict : lenient).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const strict = compiler(false);
+  const lenient = compiler("array");
+  return (route) => (route.httpPart === "body" ? strict : lenient)(route);
 }

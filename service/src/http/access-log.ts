@@ -8,10 +8,13 @@
  * and written to the logger's destination directly: the same JSON pino writes (level, time, the
  * root bindings, reqId, Fastify's req and res fields, msg), at a sixth of the cost. pino's general
  * path (serializers, then redaction of every `*.secret` on every line) was the largest share of
- * the models list's CPU time after the socket write. Nothing in this line can carry a credential:
- * no header is in it, and no API takes a key in the URL. A failed request's line, and any app
- * whose caller chose its own request serializer, still go through pino. `upstream` names the agent
- * whose upstream answered an llm agent's run (an id from the agents file, never a URL).
+ * the models list's CPU time after the socket write. pino's redaction holds here by construction:
+ * the compiled serializer writes only the fields ACCESS_LINE_SCHEMA lists (fast-json-stringify
+ * drops the rest), and that list is checked at load for secret-shaped names, so a field added to
+ * it later that could carry a credential stops the service from starting. No header is in the
+ * line, and no API takes a key in the URL. A failed request's line, and any app whose caller
+ * chose its own request serializer, still go through pino. `upstream` names the agent whose
+ * upstream answered an llm agent's run (an id from the agents file, never a URL).
  */
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from "fastify";
 import fastJsonStringify from "fast-json-stringify";
@@ -22,8 +25,8 @@ const COMPLETED = "request completed";
 
 const text = { type: "string" } as const;
 const integer = { type: "integer" } as const;
-/** The line after pino's head (level, time and the root bindings): from reqId to msg. */
-const serializeFields = fastJsonStringify({
+/** The line after pino's head (level, time and the root bindings), from reqId to msg: the only fields it can carry. */
+export const ACCESS_LINE_SCHEMA = {
   type: "object",
   properties: {
     reqId: text,
@@ -35,7 +38,27 @@ const serializeFields = fastJsonStringify({
     upstream: text,
     msg: text,
   },
-});
+} as const;
+
+/** Names a credential travels under (the leaves of the logger's redact paths, and their kin). */
+const SECRET_SHAPED = /authori[sz]ation|api[-_]?key|password|passwd|token|cookie|secret|credential|bearer/i;
+
+interface ObjectSchema {
+  type?: string;
+  properties?: Record<string, ObjectSchema>;
+}
+
+/** Every property path of `schema` whose name is secret-shaped, as "req.headers.authorization". */
+export function secretShapedFields(schema: ObjectSchema, prefix = ""): string[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, child]) => {
+    const path = prefix + name;
+    return [...(SECRET_SHAPED.test(name) ? [path] : []), ...secretShapedFields(child, `${path}.`)];
+  });
+}
+
+const leaks = secretShapedFields(ACCESS_LINE_SCHEMA);
+if (leaks.length) throw new Error(`The access line bypasses the logger's redaction, so it must not carry ${leaks.join(", ")}`);
+const serializeFields = fastJsonStringify(ACCESS_LINE_SCHEMA);
 
 interface Destination {
   write(line: string): unknown;

@@ -1,14 +1,13 @@
 /**
- * A PostgreSQL server through node-postgres: a pool for queries, one dedicated client for LISTEN.
+ * A PostgreSQL server through node-postgres: a pool for queries, one dedicated client for LISTEN
+ * (postgres-listener.ts).
  *
  * Faults are bounded: connecting, waiting for a pooled client and every query time out, TCP
- * keepalive finds dead peers, and the server cancels statements that run too long. The listener
- * reconnects with capped backoff for as long as the process lives, and proves itself alive with a
- * periodic round trip; `notificationsLive()` says whether state derived from notifications (the
- * key cache) may be trusted right now.
+ * keepalive finds dead peers, and the server cancels statements that run too long.
  */
 import pg from "pg";
-import type { Db, QueryResult } from "./db.js";
+import type { Db, Queryable, QueryResult } from "./db.js";
+import { PostgresListener } from "./postgres-listener.js";
 import { storeError, StoreUnavailableError } from "./store-error.js";
 
 export interface PostgresOptions {
@@ -32,17 +31,10 @@ export const POSTGRES_DEFAULTS: Omit<PostgresOptions, "schema" | "log"> = {
   listenerTrustMs: 3_000,
 };
 
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MAX_MS = 5_000;
-
-type Subscription = { onMessage: (p: string) => void; onReset?: () => void };
-
-export async function openPostgres(connectionString: string, opts: Partial<PostgresOptions> = {}): Promise<Db> {
-  const o = { ...POSTGRES_DEFAULTS, ...opts };
-  const log = o.log;
-  const statementTimeout = Math.max(1000, o.queryTimeoutMs - 1000);
-  const options = [`-c statement_timeout=${statementTimeout}`, o.schema ? `-c search_path=${o.schema}` : ""].filter(Boolean).join(" ");
-  const clientConfig: pg.ClientConfig = {
+/** Connection settings shared by the pool, the listener and the schema setup client. */
+function clientConfigOf(connectionString: string, o: PostgresOptions): pg.ClientConfig {
+  const options = [`-c statement_timeout=${statementTimeoutOf(o)}`, o.schema ? `-c search_path=${o.schema}` : ""].filter(Boolean).join(" ");
+  return {
     connectionString,
     options,
     connectionTimeoutMillis: o.connectTimeoutMs,
@@ -51,182 +43,106 @@ export async function openPostgres(connectionString: string, opts: Partial<Postg
     keepAliveInitialDelayMillis: 10_000,
     application_name: "agentport",
   };
+}
 
-  if (o.schema) {
-    const setup = new pg.Client({ ...clientConfig, options: `-c statement_timeout=${statementTimeout}` });
-    await setup.connect();
-    try {
-      // Only when missing: CREATE SCHEMA checks the database's CREATE privilege even with IF NOT
-      // EXISTS, and a least-privilege role (see cli/provision-db.ts) has its schema but no such right.
-      const { rowCount } = await setup.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [o.schema]);
-      if (!rowCount) await setup.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(o.schema)}`);
-    } finally {
-      await setup.end();
-    }
+function statementTimeoutOf(o: PostgresOptions): number {
+  return Math.max(1000, o.queryTimeoutMs - 1000);
+}
+
+async function ensureSchema(clientConfig: pg.ClientConfig, schema: string, statementTimeout: number): Promise<void> {
+  const setup = new pg.Client({ ...clientConfig, options: `-c statement_timeout=${statementTimeout}` });
+  await setup.connect();
+  try {
+    // Only when missing: CREATE SCHEMA checks the database's CREATE privilege even with IF NOT
+    // EXISTS, and a least-privilege role (see cli/provision-db.ts) has its schema but no such right.
+    const { rowCount } = await setup.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (!rowCount) await setup.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+  } finally {
+    await setup.end();
   }
+}
+
+export async function openPostgres(connectionString: string, opts: Partial<PostgresOptions> = {}): Promise<Db> {
+  const o = { ...POSTGRES_DEFAULTS, ...opts };
+  const clientConfig = clientConfigOf(connectionString, o);
+  if (o.schema) await ensureSchema(clientConfig, o.schema, statementTimeoutOf(o));
   const pool = new pg.Pool({ ...clientConfig, max: 10, idleTimeoutMillis: 30_000 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on("error", (err) => log?.(`postgres pool: ${err.message}`));
+  pool.on("error", (err) => o.log?.(`postgres pool: ${err.message}`));
   await pool.query("SELECT 1");
+  const listener = new PostgresListener(clientConfig, { checkMs: o.listenerCheckMs, trustMs: o.listenerTrustMs, log: o.log });
+  return new PostgresDb(pool, listener);
+}
 
-  const subscriptions = new Map<string, Subscription>();
-  let listener: pg.Client | undefined;
-  let lastAlive = 0;
-  let closed = false;
-  let backoff = BACKOFF_FIRST_MS;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let connecting: Promise<void> | undefined;
+/** Queries and transactions on the pool; notifications through the listener. */
+export class PostgresDb implements Db {
+  readonly kind = "postgres" as const;
+  private readonly pool: pg.Pool;
+  private readonly listener: PostgresListener;
 
-  const resetAll = () => {
-    for (const s of subscriptions.values()) s.onReset?.();
-  };
-
-  /** The listening connection is gone (error, end, or no answer): forget it and try again. */
-  function drop(client: pg.Client, why: string) {
-    if (listener !== client) return;
-    listener = undefined;
-    lastAlive = 0;
-    log?.(`postgres listener lost (${why}); reconnecting`);
-    client.removeAllListeners("notification");
-    client.end().catch(() => {});
-    // Notifications sent while we are away are lost: every subscriber drops what it derived.
-    resetAll();
-    scheduleReconnect();
+  constructor(pool: pg.Pool, listener: PostgresListener) {
+    this.pool = pool;
+    this.listener = listener;
   }
 
-  function scheduleReconnect() {
-    if (closed || reconnectTimer || connecting) return;
-    const delay = backoff / 2 + Math.random() * (backoff / 2);
-    backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = undefined;
-      connectListener().catch((err: Error) => {
-        log?.(`postgres listener: reconnect failed (${err.message})`);
-        scheduleReconnect();
-      });
-    }, delay);
-    reconnectTimer.unref();
-  }
-
-  function connectListener(): Promise<void> {
-    connecting ??= (async () => {
-      // Named, so an operator can find it in pg_stat_activity.
-      const client = new pg.Client({ ...clientConfig, application_name: "agentport-listener" });
-      client.on("notification", (n) => subscriptions.get(n.channel)?.onMessage(n.payload ?? ""));
-      client.on("error", (err) => drop(client, err.message));
-      client.on("end", () => drop(client, "connection ended"));
-      try {
-        await client.connect();
-        for (const channel of subscriptions.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      } catch (err) {
-        client.removeAllListeners("end");
-        client.end().catch(() => {});
-        throw err;
-      }
-      if (closed) {
-        await client.end().catch(() => {});
-        return;
-      }
-      listener = client;
-      lastAlive = Date.now();
-      backoff = BACKOFF_FIRST_MS;
-      // Anything cached while we were away was read without a listener: start clean.
-      resetAll();
-    })().finally(() => {
-      connecting = undefined;
-    });
-    return connecting;
-  }
-
-  // Proof of life: a silent partition leaves the socket open and nothing arriving; only a
-  // round trip tells. A check that does not answer within the trust window drops the listener.
-  const checker = setInterval(() => {
-    const client = listener;
-    if (!client) return;
-    const timeout = setTimeout(() => drop(client, "no answer to the liveness check"), o.listenerTrustMs);
-    client.query("SELECT 1").then(
-      () => {
-        clearTimeout(timeout);
-        if (listener === client) lastAlive = Date.now();
-      },
-      (err: Error) => {
-        clearTimeout(timeout);
-        drop(client, err.message);
-      },
-    );
-  }, o.listenerCheckMs);
-  checker.unref();
-
-  const query = async <T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> => {
+  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
     try {
-      const r = await pool.query(sql, params);
+      const r = await this.pool.query(sql, params);
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     } catch (err) {
       throw storeError(err, sql);
     }
-  };
+  }
 
-  return {
-    kind: "postgres",
-    query,
-    async transaction(fn) {
-      let client: pg.PoolClient;
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw storeError(err, "BEGIN");
+    }
+    const run = async (sql: string, params?: unknown[]) => {
       try {
-        client = await pool.connect();
+        return await client.query(sql, params);
       } catch (err) {
-        throw storeError(err, "BEGIN");
+        throw storeError(err, sql);
       }
-      const run = async (sql: string, params?: unknown[]) => {
-        try {
-          return await client.query(sql, params);
-        } catch (err) {
-          throw storeError(err, sql);
-        }
-      };
-      let broken = false;
-      try {
-        await run("BEGIN");
-        const result = await fn({
-          async query<T>(sql: string, params: unknown[] = []) {
-            const r = await run(sql, params);
-            return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
-          },
-        });
-        await run("COMMIT");
-        return result;
-      } catch (err) {
-        broken = err instanceof StoreUnavailableError;
-        if (!broken) await client.query("ROLLBACK").catch(() => {});
-        throw err;
-      } finally {
-        // A client whose connection failed must not go back to the pool: release(true) destroys it.
-        client.release(broken);
-      }
-    },
-    async listen(channel, onMessage, onReset) {
-      subscriptions.set(channel, { onMessage, onReset });
-      if (listener) await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      else await connectListener();
-      return async () => {
-        subscriptions.delete(channel);
-        await listener?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
-      };
-    },
-    notificationsLive() {
-      return listener !== undefined && Date.now() - lastAlive <= o.listenerTrustMs;
-    },
-    async notify(channel, payload) {
-      await query("SELECT pg_notify($1, $2)", [channel, payload]);
-    },
-    async close() {
-      closed = true;
-      clearInterval(checker);
-      clearTimeout(reconnectTimer);
-      const client = listener;
-      listener = undefined;
-      client?.removeAllListeners("end");
-      await client?.end().catch(() => {});
-      await pool.end();
-    },
-  };
+    };
+    let broken = false;
+    try {
+      await run("BEGIN");
+      const result = await fn({
+        async query<R>(sql: string, params: unknown[] = []) {
+          const r = await run(sql, params);
+          return { rows: r.rows as R[], rowCount: r.rowCount ?? r.rows.length };
+        },
+      });
+      await run("COMMIT");
+      return result;
+    } catch (err) {
+      broken = err instanceof StoreUnavailableError;
+      if (!broken) await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      // A client whose connection failed must not go back to the pool: release(true) destroys it.
+      client.release(broken);
+    }
+  }
+
+  listen(channel: string, onMessage: (payload: string) => void, onReset?: () => void): Promise<() => Promise<void>> {
+    return this.listener.listen(channel, onMessage, onReset);
+  }
+
+  notificationsLive(): boolean {
+    return this.listener.live();
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.query("SELECT pg_notify($1, $2)", [channel, payload]);
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    await this.pool.end();
+  }
 }

@@ -16,9 +16,14 @@ export const READ_MAX_BYTES = 64 * 1024;
 const fileJson = (f: McpFileRecord) => ({ id: f.id, filename: f.filename, bytes: f.bytes, created_at: f.createdAt, purpose: f.purpose });
 
 export function registerFileTools(server: McpServer, deps: McpServerDeps): void {
-  const { files, principal } = deps;
-  const projectId = principal.projectId;
+  registerListFiles(server, deps);
+  registerReadFile(server, deps);
+  registerSearchFiles(server, deps);
+  registerUploadTextFile(server, deps);
+}
 
+function registerListFiles(server: McpServer, deps: McpServerDeps): void {
+  const { files, principal: { projectId } } = deps;
   server.registerTool(
     "list_files",
     {
@@ -39,7 +44,10 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       }
     },
   );
+}
 
+function registerReadFile(server: McpServer, deps: McpServerDeps): void {
+  const { files, principal: { projectId } } = deps;
   server.registerTool(
     "read_file",
     {
@@ -75,7 +83,10 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       }
     },
   );
+}
 
+function registerSearchFiles(server: McpServer, deps: McpServerDeps): void {
+  const { files, principal: { projectId } } = deps;
   server.registerTool(
     "search_files",
     {
@@ -98,7 +109,10 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
       }
     },
   );
+}
 
+function registerUploadTextFile(server: McpServer, deps: McpServerDeps): void {
+  const { files, principal: { projectId } } = deps;
   server.registerTool(
     "upload_text_file",
     {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Collected } from "./collect.js";
+import type { Usage } from "./usage.js";
 
 // Random bytes drawn in blocks: one syscall per 227 ids rather than one each.
 let pool = randomBytes(0);
@@ -16,12 +17,6 @@ export function completionId(): string {
   }
   offset += 18;
   return "chatcmpl-" + pool.toString("base64url", offset - 18, offset);
-}
-
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
 }
 
 export class ChunkWriter {

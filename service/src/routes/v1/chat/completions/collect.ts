@@ -1,7 +1,6 @@
 /** Collects an agent's events into one chat.completion choice and its usage (non-streaming replies). */
 import type { AgentEvent } from "../../../../domain/agents/types.js";
-import type { Usage } from "./chunks.js";
-import { usageOf } from "./run.js";
+import { usageOf, type Usage } from "./usage.js";
 
 interface ToolCall {
   index?: number;

@@ -9,7 +9,6 @@ import type { Agent, AgentEvent, ChatRequest } from "../../../../domain/agents/t
 import type { ChatOutcome } from "../../../../plugins/metrics.js";
 import { agentContext } from "./agent-context.js";
 import type { MeteredRun } from "../../../../domain/limits/metered-run.js";
-import type { Usage } from "./chunks.js";
 import { Stopper } from "./stop-signal.js";
 
 export class ChatRun {
@@ -42,9 +41,4 @@ export class ChatRun {
     this.metered.end(outcome, this.streamed);
     this.stop.release();
   }
-}
-
-/** An agent's usage event in the wire's shape. */
-export function usageOf(event: { promptTokens: number; completionTokens: number }): Usage {
-  return { prompt_tokens: event.promptTokens, completion_tokens: event.completionTokens, total_tokens: event.promptTokens + event.completionTokens };
 }

@@ -8,8 +8,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, internalError } from "../../../../errors.js";
 import type { Agent, ChatRequest } from "../../../../domain/agents/types.js";
 import { SseWriter } from "../../../../sse/sse-writer.js";
-import { ChunkWriter, completionId, type Usage } from "./chunks.js";
-import { ChatRun, usageOf } from "./run.js";
+import { ChunkWriter, completionId } from "./chunks.js";
+import { ChatRun } from "./run.js";
+import { usageOf, type Usage } from "./usage.js";
 import type { ChatOutcome } from "../../../../plugins/metrics.js";
 import type { MeteredRun } from "../../../../domain/limits/metered-run.js";
 
