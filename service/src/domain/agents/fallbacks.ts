@@ -4,10 +4,16 @@
  * it started. A chain is not followed at run time (an agent tries its own list only); a cycle is
  * refused all the same, since whoever wrote it expected it to be.
  */
-import type { AgentSpec } from "./agent-spec.js";
+
+/** What the check reads of an agent's spec (agent-spec.ts calls it: no import back). */
+export interface FallbackSpec {
+  id: string;
+  kind: string;
+  fallbacks?: readonly string[];
+}
 
 /** `outside`: ids of agents defined elsewhere (the built-ins), taken on trust here and checked once they are known. */
-export function fallbackProblems(specs: AgentSpec[], outside: readonly string[] = []): string[] {
+export function fallbackProblems(specs: readonly FallbackSpec[], outside: readonly string[] = []): string[] {
   const byId = new Map(specs.map((s) => [s.id, s]));
   const problems: string[] = [];
   for (const spec of specs) {
@@ -29,7 +35,7 @@ export function fallbackProblems(specs: AgentSpec[], outside: readonly string[] 
 }
 
 /** One cycle of the fallback graph (its ids, the first repeated at the end), or undefined. */
-function findCycle(specs: AgentSpec[]): string[] | undefined {
+function findCycle(specs: readonly FallbackSpec[]): string[] | undefined {
   const edges = new Map(specs.map((s) => [s.id, s.kind === "llm" ? (s.fallbacks ?? []).filter((t) => t !== s.id) : []]));
   const done = new Set<string>();
   const path: string[] = [];
