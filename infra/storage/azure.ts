@@ -32,80 +32,12 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
 
   constructor(name: string, args: AzureStorageArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:storage:AzureStorage", name, {}, opts);
-    const { clouda, resourceGroupName, location, tags } = args;
+    const { clouda, resourceGroupName } = args;
     const parent = { parent: this };
-    const account = new StorageAccount(
-      `${name}-account`,
-      {
-        accountName: clouda.STORAGE_ACCOUNT_NAME,
-        resourceGroupName,
-        location,
-        kind: "StorageV2",
-        sku: { name: "Standard_ZRS" },
-        enableHttpsTrafficOnly: true,
-        minimumTlsVersion: "TLS1_2",
-        // Needed for the public container only; every other container stays private. The public
-        // container is read anonymously by browsers, so the account keeps public network access,
-        // and the platform's chart authenticates with the account key (storage.secret.clouda's
-        // STORAGE_ACCESS_KEY), so shared-key access stays on too (README, "What stays open").
-        allowBlobPublicAccess: true,
-        publicNetworkAccess: "Enabled",
-        allowSharedKeyAccess: true,
-        allowCrossTenantReplication: false,
-        encryption: { keySource: "Microsoft.Storage", services: { blob: { enabled: true, keyType: "Account" } } },
-        tags,
-      },
-      // Protected: the platform's files live here; a replace or delete is refused until unprotected.
-      { ...parent, protect: true },
-    );
-    const blobService = new BlobServiceProperties(
-      `${name}-blob-service`,
-      {
-        accountName: account.name,
-        resourceGroupName,
-        blobServicesName: "default",
-        isVersioningEnabled: true,
-        deleteRetentionPolicy: { enabled: true, days: 14 },
-        containerDeleteRetentionPolicy: { enabled: true, days: 14 },
-      },
-      parent,
-    );
-    for (const key of CONTAINERS) {
-      new BlobContainer(
-        storeResourceName(name, key),
-        { accountName: account.name, resourceGroupName, containerName: clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
-        // Protected like the account: deleting a container deletes every blob in it.
-        { ...parent, protect: true },
-      );
-    }
-    // Versioning keeps every overwritten or deleted blob as a previous version, billed until it
-    // is deleted: lifecycle management deletes versions and snapshots once they are
-    // PREVIOUS_VERSION_DAYS old (the S3 buckets' noncurrent-version rule).
-    new ManagementPolicy(
-      `${name}-lifecycle`,
-      {
-        accountName: account.name,
-        resourceGroupName,
-        managementPolicyName: "default",
-        policy: {
-          rules: [
-            {
-              name: "expire-previous-versions",
-              enabled: true,
-              type: "Lifecycle",
-              definition: {
-                filters: { blobTypes: ["blockBlob"] },
-                actions: {
-                  version: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
-                  snapshot: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
-                },
-              },
-            },
-          ],
-        },
-      },
-      { parent: this, dependsOn: [blobService] },
-    );
+    const account = createAccount(name, args, this);
+    const blobService = createBlobService(name, account, resourceGroupName, this);
+    createContainers(name, account, args, this);
+    createLifecyclePolicy(name, account, resourceGroupName, blobService, this);
     const accountKey = clouda.STORAGE_ACCESS_KEY
       ? pulumi.secret(clouda.STORAGE_ACCESS_KEY)
       : pulumi.secret(listStorageAccountKeysOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => r.keys[0].value));
@@ -132,4 +64,94 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
     );
     this.registerOutputs({ chartSecret: this.chartSecret, serviceEnv: this.serviceEnv });
   }
+}
+
+/** The account: TLS 1.2, HTTPS only, zone-redundant; protected. */
+function createAccount(name: string, args: AzureStorageArgs, owner: pulumi.Resource): StorageAccount {
+  const { clouda, resourceGroupName, location, tags } = args;
+  return new StorageAccount(
+    `${name}-account`,
+    {
+      accountName: clouda.STORAGE_ACCOUNT_NAME,
+      resourceGroupName,
+      location,
+      kind: "StorageV2",
+      sku: { name: "Standard_ZRS" },
+      enableHttpsTrafficOnly: true,
+      minimumTlsVersion: "TLS1_2",
+      // Needed for the public container only; every other container stays private. The public
+      // container is read anonymously by browsers, so the account keeps public network access,
+      // and the platform's chart authenticates with the account key (storage.secret.clouda's
+      // STORAGE_ACCESS_KEY), so shared-key access stays on too (README, "What stays open").
+      allowBlobPublicAccess: true,
+      publicNetworkAccess: "Enabled",
+      allowSharedKeyAccess: true,
+      allowCrossTenantReplication: false,
+      encryption: { keySource: "Microsoft.Storage", services: { blob: { enabled: true, keyType: "Account" } } },
+      tags,
+    },
+    // Protected: the platform's files live here; a replace or delete is refused until unprotected.
+    { parent: owner, protect: true },
+  );
+}
+
+/** Blob versioning and soft delete of blobs and containers. */
+function createBlobService(name: string, account: StorageAccount, resourceGroupName: pulumi.Input<string>, owner: pulumi.Resource): BlobServiceProperties {
+  return new BlobServiceProperties(
+    `${name}-blob-service`,
+    {
+      accountName: account.name,
+      resourceGroupName,
+      blobServicesName: "default",
+      isVersioningEnabled: true,
+      deleteRetentionPolicy: { enabled: true, days: 14 },
+      containerDeleteRetentionPolicy: { enabled: true, days: 14 },
+    },
+    { parent: owner },
+  );
+}
+
+/** The four containers, private but the public one; protected like the account. */
+function createContainers(name: string, account: StorageAccount, args: AzureStorageArgs, owner: pulumi.Resource): void {
+  for (const key of CONTAINERS) {
+    new BlobContainer(
+      storeResourceName(name, key),
+      { accountName: account.name, resourceGroupName: args.resourceGroupName, containerName: args.clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
+      // Protected like the account: deleting a container deletes every blob in it.
+      { parent: owner, protect: true },
+    );
+  }
+}
+
+/**
+ * Versioning keeps every overwritten or deleted blob as a previous version, billed until it is
+ * deleted: lifecycle management deletes versions and snapshots once they are PREVIOUS_VERSION_DAYS
+ * old (the S3 buckets' noncurrent-version rule).
+ */
+function createLifecyclePolicy(name: string, account: StorageAccount, resourceGroupName: pulumi.Input<string>, blobService: BlobServiceProperties, owner: pulumi.Resource): void {
+  new ManagementPolicy(
+    `${name}-lifecycle`,
+    {
+      accountName: account.name,
+      resourceGroupName,
+      managementPolicyName: "default",
+      policy: {
+        rules: [
+          {
+            name: "expire-previous-versions",
+            enabled: true,
+            type: "Lifecycle",
+            definition: {
+              filters: { blobTypes: ["blockBlob"] },
+              actions: {
+                version: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
+                snapshot: { delete: { daysAfterCreationGreaterThan: PREVIOUS_VERSION_DAYS } },
+              },
+            },
+          },
+        ],
+      },
+    },
+    { parent: owner, dependsOn: [blobService] },
+  );
 }
