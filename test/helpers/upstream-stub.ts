@@ -9,11 +9,13 @@
  * one event that never ends (64 KiB writes, up to 64 MiB, until the client leaves), "hang" streams a role chunk then waits,
  * "silent" sends a stream's headers and nothing more until the client leaves,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429).
+ * `/embeddings` requests are answered by embeddings-stub.ts.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerEmbeddings } from "./embeddings-stub.js";
 
 export interface StubRequest {
   headers: IncomingMessage["headers"];
@@ -173,6 +175,7 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
         markAborted();
       }
     });
+    if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-")) return answerEmbeddings(record.body, res);
     await answer(record, res);
   });
   server.listen(0, "127.0.0.1");

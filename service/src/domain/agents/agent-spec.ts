@@ -32,6 +32,8 @@ const llm = z.strictObject({
   base_url_env: envName.optional(),
   /** Name of the variable holding the agent's own upstream key (otherwise LLM_API_KEY); never the key itself. */
   api_key_env: envName.optional(),
+  /** The upstream model is an embedding model: /v1/embeddings forwards to it. */
+  embeddings: z.boolean().optional(),
 });
 const files = z.strictObject({
   ...common,

@@ -7,6 +7,7 @@ import { AgentsFileError, type AgentSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
 import { llmAgent } from "./llm-agent.js";
+import { embeddingsCall } from "./llm-embeddings.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
 import type { UpstreamErrorListener } from "./upstream-wire.js";
@@ -68,7 +69,9 @@ export class ConfiguredAgents implements AgentRegistry {
         if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
         else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
         if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
-        if (baseUrl) agent = llmAgent(info, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
+        const upstream = baseUrl && { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError };
+        if (upstream) agent = llmAgent(info, spec, upstream);
+        if (upstream && agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstream);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
@@ -111,5 +114,5 @@ function info({ id, modelId, aliases, kind, description, created }: Agent): Agen
 function defaultDescription(spec: AgentSpec): string {
   if (spec.kind === "synthetic") return `Synthetic agent for load tests: streams ${spec.tokens} fixed tokens, not a model.`;
   if (spec.kind === "files") return "Answers from the project's uploaded files, citing file ids.";
-  return `Chat agent on upstream model ${spec.model}.`;
+  return spec.embeddings ? `Embeddings on upstream model ${spec.model}.` : `Chat agent on upstream model ${spec.model}.`;
 }
