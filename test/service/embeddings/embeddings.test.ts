@@ -15,6 +15,7 @@ const AGENTS = [
   { id: "embed-garble", kind: "llm", model: "embed-garble", embeddings: true },
   { id: "embed-busy", kind: "llm", model: "status-429", embeddings: true },
   { id: "embed-picky", kind: "llm", model: "status-400", embeddings: true },
+  { id: "embed-hang", kind: "llm", model: "embed-hang", embeddings: true },
   { id: "docs", kind: "files" },
 ];
 /** The stub's vector i: [i+1, i+1.5, …]. */
@@ -109,6 +110,29 @@ describe("POST /v1/embeddings", () => {
     expect(picky.json.error.message).toContain("upstream says 400");
     const busy = await post({ model: "agentport/embed-busy", input: "a" });
     expect([busy.status, busy.headers.get("retry-after")]).toEqual([429, "7"]);
+  });
+
+  it("a client that leaves aborts the upstream call, and the run is still metered", async () => {
+    const { record, secret } = await h.t.app.apiKeys.create({ projectId: "default", name: "leaver", createdBy: "t", rateLimitTpm: 100_000 });
+    const before = h.stub.requests.length;
+    const abort = new AbortController();
+    const pending = fetch(`${h.baseURL}/embeddings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/embed-hang", input: "eight ch" }),
+      signal: abort.signal,
+    }).catch(() => "aborted");
+    for (let i = 0; i < 200 && h.stub.requests.length === before; i++) await new Promise((r) => setTimeout(r, 25));
+    abort.abort();
+    expect(await pending).toBe("aborted");
+    await h.stub.requests[before].aborted; // bounded by the test's timeout
+    let rows: { requests: string; input_tokens: string }[] = [];
+    for (let i = 0; i < 200 && rows.length === 0; i++) {
+      await h.t.app.usage.flush();
+      ({ rows } = await h.t.store.db.query("SELECT requests, input_tokens FROM usage_minutes WHERE api_key_id = $1", [record.id]));
+      if (rows.length === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(rows.map((r) => [Number(r.requests), Number(r.input_tokens)])).toEqual([[1, 2]]);
   });
 
   it("lists the embedding agents among the models", async () => {

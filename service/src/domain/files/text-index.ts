@@ -137,7 +137,8 @@ export async function searchText(db: Queryable, projectId: string, whole: string
      WHERE r.rn = 1
      ORDER BY r.score DESC, r.file_id
      LIMIT $3`,
-    [projectId, query, limit, grams, question, splitCompounds(question)],
+    // Compounds are joined from the query's words (at most MAX_QUERY_TERMS), not the whole question.
+    [projectId, query, limit, grams, query.replaceAll(" or ", " "), splitCompounds(question)],
   );
   return rows.map((r) => ({
     fileId: r.file_id,
