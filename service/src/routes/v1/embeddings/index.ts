@@ -5,9 +5,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { modelNotFound, notAnEmbeddingModel } from "../../../errors.js";
+import { ApiError, modelNotFound, notAnEmbeddingModel, unavailable } from "../../../errors.js";
 import { tokensOfChars } from "../../../domain/limits/estimate.js";
-import type { AgentContext, EmbeddingsRequest } from "../../../domain/agents/types.js";
+import type { EmbeddingsRequest } from "../../../domain/agents/types.js";
+import { agentContext } from "../chat/completions/agent-context.js";
+import { Stopper } from "../chat/completions/stop-signal.js";
 import { responses } from "../../responses.js";
 import { EmbeddingList, EmbeddingsBody } from "./schema.js";
 
@@ -42,22 +44,27 @@ export default async function embeddingsRoutes(instance: FastifyInstance) {
     const promptTokens = inputTokens(body.input);
     const { run, headers } = await app.keyLimits.startRun(request.auth, { model: agent.modelId, messages: [], maxTokens: 0, promptTokens });
     void reply.headers(headers);
-    // A client that leaves aborts the upstream call.
-    const stop = new AbortController();
-    const onClose = () => reply.raw.writableFinished || stop.abort();
+    // A client that leaves, or the shutdown deadline, aborts the upstream call (as for chat).
+    const stop = new Stopper(app.drainDeadline);
+    const onClose = () => reply.raw.writableFinished || stop.stop();
     reply.raw.once("close", onClose);
-    const ctx: AgentContext = { projectId, signal: stop.signal, upstreamSignal: stop.signal, log: request.log };
     try {
-      const answer = await agent.embed(body as EmbeddingsRequest, ctx);
+      const answer = await agent.embed(body as EmbeddingsRequest, agentContext(request, stop));
       const prompt = answer.promptTokens ?? promptTokens;
       run.saw({ type: "usage", promptTokens: prompt, completionTokens: 0 });
       run.end("ok", false);
       return { object: "list" as const, data: answer.data, model: body.model, usage: { prompt_tokens: prompt, total_tokens: prompt } };
     } catch (err) {
-      run.end(stop.signal.aborted ? "client_closed" : "error", false);
+      run.end(stop.aborted ? "client_closed" : "error", false);
+      if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
+      if (stop.aborted && !(err instanceof ApiError)) {
+        request.log.info({ agent: agent.id }, "client closed the request");
+        return reply.hijack();
+      }
       throw err;
     } finally {
       reply.raw.off("close", onClose);
+      stop.release();
     }
   });
 }
