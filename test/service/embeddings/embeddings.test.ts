@@ -5,9 +5,18 @@
  * offline agents refused with a clear 400, a broken upstream a 502.
  */
 import { OpenAIEmbeddings } from "@langchain/openai";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
+import { buildApp } from "../../../service/src/app.js";
+import { loadConfig } from "../../../service/src/config.js";
+import { agentsFileOf } from "../../helpers/app.js";
+import { listen } from "../../helpers/openai-client.js";
+import { openTestStore } from "../../helpers/store.js";
+import { startUpstreamStub } from "../../helpers/upstream-stub.js";
 
 const AGENTS = [
   { id: "embed", kind: "llm", model: "embed", embeddings: true, aliases: ["text-embedding-3-small"] },
@@ -138,5 +147,35 @@ describe("POST /v1/embeddings", () => {
   it("lists the embedding agents among the models", async () => {
     const models = await h.client.models.list();
     expect(models.data.map((m) => m.id)).toContain("agentport/embed");
+  });
+});
+
+describe("POST /v1/embeddings at shutdown", () => {
+  it("answers 503 to retry when the shutdown deadline passes during the upstream call, and aborts it", async () => {
+    const stub = await startUpstreamStub();
+    const store = await openTestStore("pglite");
+    const deadline = new AbortController();
+    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-embed-")), JWT_SECRET: "x".repeat(64), LLM_BASE_URL: stub.url, AGENTS_FILE: agentsFileOf(AGENTS), LOG_LEVEL: "silent" });
+    const app = await buildApp({ config, db: store.db, logger: false, drainDeadline: deadline.signal });
+    try {
+      const baseURL = await listen(app);
+      const { secret } = await app.apiKeys.create({ projectId: "default", name: "drain", createdBy: "t" });
+      const pending = fetch(`${baseURL}/embeddings`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "agentport/embed-hang", input: "x" }),
+        signal: AbortSignal.timeout(20_000),
+      });
+      for (let i = 0; i < 200 && stub.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      deadline.abort();
+      const res = await pending;
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as any).error).toMatchObject({ code: "service_unavailable", message: expect.stringContaining("shutting down") });
+      await stub.requests[0].aborted; // bounded by the test's timeout
+    } finally {
+      await app.close();
+      await store.drop();
+      await stub.close();
+    }
   });
 });
