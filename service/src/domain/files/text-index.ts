@@ -121,22 +121,28 @@ export async function searchText(db: Queryable, projectId: string, whole: string
               websearch_to_tsquery('english', $6) AS heads
      ),
      scored AS (
-       SELECT c.file_id, c.ord, c.content, c.tsv @@ q.q AS worded,
-              ts_rank(c.tsv, q.q)
-                + (SELECT count(*) FROM unnest($4::text[]) AS g WHERE g = ANY (c.grams))::real / greatest(cardinality($4::text[]), 1)
-                AS score
+       SELECT c.file_id, c.ord, ts_rank(c.tsv, q.q) AS word_rank,
+              (SELECT count(*) FROM unnest($4::text[]) AS g WHERE g = ANY (c.grams))::real / greatest(cardinality($4::text[]), 1) AS gram_share
        FROM file_chunks c, q
        WHERE c.project_id = $1 AND (c.tsv @@ q.q OR c.grams && $4::text[])
      ),
      ranked AS (
-       SELECT s.*, row_number() OVER (PARTITION BY s.file_id ORDER BY s.score DESC, s.ord) AS rn FROM scored s
+       SELECT s.*, s.word_rank + s.gram_share AS score,
+              row_number() OVER (PARTITION BY s.file_id ORDER BY s.word_rank + s.gram_share DESC, s.ord) AS rn
+       FROM scored s
+     ),
+     -- The passages' text is read for the returned ones only: carried through the sorts it made
+     -- them spill to disk. ts_rank is 0 exactly when no word matched (found by bigrams alone).
+     top AS (
+       SELECT r.file_id, r.ord, r.score, r.word_rank > 0 AS worded
+       FROM ranked r
+       WHERE r.rn = 1
+       ORDER BY r.score DESC, r.file_id
+       LIMIT $3
      )
-     SELECT r.file_id, f.filename, r.score, r.content, r.worded,
-            ts_headline('english', r.content, q.q || q.heads, 'StartSel="", StopSel="", MaxWords=40, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
-     FROM ranked r JOIN files f ON f.id = r.file_id, q
-     WHERE r.rn = 1
-     ORDER BY r.score DESC, r.file_id
-     LIMIT $3`,
+     SELECT top.file_id, f.filename, top.score, top.worded, c.content, ts_headline('english', c.content, q.q || q.heads, 'StartSel="", StopSel="", MaxWords=40, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
+     FROM top JOIN files f ON f.id = top.file_id JOIN file_chunks c ON c.file_id = top.file_id AND c.ord = top.ord, q
+     ORDER BY top.score DESC, top.file_id`,
     // Compounds are joined from the query's words (at most MAX_QUERY_TERMS), not the whole question.
     [projectId, query, limit, grams, query.replaceAll(" or ", " "), splitCompounds(question)],
   );
