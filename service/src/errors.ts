@@ -168,6 +168,16 @@ export const routeNotFound = (method: string, url: string) =>
   new ApiError(404, `Invalid URL (${echo(method)} ${echo(url.split("?")[0])})`, "invalid_request_error", null, "unknown_url");
 export const modelNotFound = (model: string) =>
   new ApiError(404, `The model '${echo(model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+/** /v1/embeddings with a model that does not embed: the message names the ones that do. */
+export const notAnEmbeddingModel = (model: string, kind: string, embedders: string[]) =>
+  new ApiError(
+    400,
+    `The model '${echo(model)}' does not create embeddings: it is a ${kind} agent. ` +
+      (embedders.length ? `Models that embed: ${embedders.map((m) => `'${m}'`).join(", ")}.` : "No model on this server embeds: an operator declares one as an llm agent with 'embeddings: true'."),
+    "invalid_request_error",
+    "model",
+    "unsupported_value",
+  );
 export const notFound = (what: string, id: string, param: string | null, code: ErrorCode) =>
   new ApiError(404, `No such ${what}: '${echo(id)}'.`, "invalid_request_error", param, code);
 export const methodNotAllowed = (method: string, url: string) =>

@@ -11,11 +11,13 @@
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429),
  * "once-<code>" answers that status (Retry-After: 1 for 429) the first time it is sent a given
  * last user message, then echoes; "slow-503" waits 600 ms, then answers 503.
+ * `/embeddings` requests are answered by embeddings-stub.ts.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerEmbeddings } from "./embeddings-stub.js";
 
 export interface StubRequest {
   headers: IncomingMessage["headers"];
@@ -200,6 +202,7 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
         markAborted();
       }
     });
+    if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-")) return answerEmbeddings(record.body, res);
     await answer(record, res);
   });
   server.listen(0, "127.0.0.1");

@@ -50,6 +50,7 @@ describe("GET /v1/openapi.json", () => {
       }
     }
     expect(doc.paths["/v1/chat/completions"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "messages"]);
+    expect(doc.paths["/v1/embeddings"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
   });
 });

@@ -34,6 +34,8 @@ export interface RunAsk {
   maxTokens?: number;
   /** The agent's own cap on its answer, if it has one. */
   agentCap?: number;
+  /** The prompt's estimate when it is not chat messages (an embeddings input); replaces theirs. */
+  promptTokens?: number;
 }
 
 /** A run that may start, with the headers its answer carries. */
@@ -128,6 +130,7 @@ export default fp(
 
     async function startRun(principal: RunPrincipal, ask: RunAsk): Promise<StartedRun> {
       const estimate = estimateRun(ask.messages, ask.maxTokens, ask.agentCap);
+      if (ask.promptTokens !== undefined) estimate.prompt = ask.promptTokens;
       const rpm = effectiveLimit(principal.rpm, rateLimitRpm);
       const tpm = effectiveLimit(principal.tpm, rateLimitTpm);
       if (rpm === undefined && tpm === undefined) return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };

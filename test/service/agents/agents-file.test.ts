@@ -120,6 +120,6 @@ describe("the agents file", () => {
 describe("the example agents file", () => {
   it("is valid", () => {
     const specs = loadAgentSpecs(new URL("../../../service/agents.example.yaml", import.meta.url).pathname, undefined);
-    expect(specs.map((s) => `${s.id}:${s.kind}`)).toEqual(["chat:latest:llm", "support:llm", "docs:files", "synthetic-slow:synthetic"]);
+    expect(specs.map((s) => `${s.id}:${s.kind}`)).toEqual(["chat:latest:llm", "support:llm", "embed:llm", "docs:files", "synthetic-slow:synthetic"]);
   });
 });

@@ -46,6 +46,8 @@ const llm = z.strictObject({
     .optional(),
   /** Agents (by id, kind llm) whose upstreams answer, in order, once this agent's retries are spent. */
   fallbacks: z.array(id).min(1).optional(),
+  /** The upstream model is an embedding model: /v1/embeddings forwards to it. */
+  embeddings: z.boolean().optional(),
 });
 const files = z.strictObject({
   ...common,

@@ -116,7 +116,7 @@ const MAX_REFUSAL_BYTES = 64 * 1024;
 class AnswerTooLarge extends Error {}
 
 /** The body as text, or AnswerTooLarge once it passes `max` bytes (the upstream request is then dropped). */
-async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
+export async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
   const declared = Number(res.headers["content-length"]);
   const parts: Buffer[] = [];
   let bytes = 0;

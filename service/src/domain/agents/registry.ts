@@ -7,7 +7,8 @@ import { AgentsFileError, type AgentSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
 import { fallbackProblems } from "./fallbacks.js";
-import { llmAgent, upstreamCaller } from "./llm-agent.js";
+import { llmAgent, upstreamCaller, type Upstream } from "./llm-agent.js";
+import { embeddingsCall } from "./llm-embeddings.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
 import type { RetryListener, UpstreamCaller } from "./upstream-retry.js";
@@ -52,7 +53,9 @@ export class ConfiguredAgents implements AgentRegistry {
     this.dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: t.headersMs, bodyTimeout: t.idleMs });
     const created = Math.floor(Date.now() / 1000);
     const problems = fallbackProblems(opts.specs);
-    const callers = this.upstreamCallers(opts, problems);
+    const upstreams = this.upstreams(opts, problems);
+    const llmSpecs = new Map(opts.specs.flatMap((s) => (s.kind === "llm" ? [[s.id, s] as const] : [])));
+    const callers = new Map([...upstreams].map(([id, upstream]) => [id, upstreamCaller(id, llmSpecs.get(id)!, upstream)]));
     for (const spec of opts.specs) {
       const info: AgentInfo = {
         id: spec.id,
@@ -70,6 +73,7 @@ export class ConfiguredAgents implements AgentRegistry {
       } else if (callers.has(spec.id)) {
         const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
         agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
+        if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
@@ -78,8 +82,8 @@ export class ConfiguredAgents implements AgentRegistry {
   }
 
   /** Each llm agent's upstream (its URL and key resolved), by agent id; what is missing goes to `problems`. */
-  private upstreamCallers(opts: RegistryOptions, problems: string[]): Map<string, UpstreamCaller> {
-    const callers = new Map<string, UpstreamCaller>();
+  private upstreams(opts: RegistryOptions, problems: string[]): Map<string, Upstream> {
+    const upstreams = new Map<string, Upstream>();
     for (const spec of opts.specs) {
       if (spec.kind !== "llm") continue;
       const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
@@ -87,9 +91,9 @@ export class ConfiguredAgents implements AgentRegistry {
       if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
       else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
       if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
-      if (baseUrl) callers.set(spec.id, upstreamCaller(spec.id, spec, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError }));
+      if (baseUrl) upstreams.set(spec.id, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
     }
-    return callers;
+    return upstreams;
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */
@@ -127,5 +131,5 @@ function info({ id, modelId, aliases, kind, description, created }: Agent): Agen
 function defaultDescription(spec: AgentSpec): string {
   if (spec.kind === "synthetic") return `Synthetic agent for load tests: streams ${spec.tokens} fixed tokens, not a model.`;
   if (spec.kind === "files") return "Answers from the project's uploaded files, citing file ids.";
-  return `Chat agent on upstream model ${spec.model}.`;
+  return spec.embeddings ? `Embeddings on upstream model ${spec.model}.` : `Chat agent on upstream model ${spec.model}.`;
 }

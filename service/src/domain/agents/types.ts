@@ -111,6 +111,27 @@ export interface Agent extends AgentInfo {
    * failure is an `ApiError` (502) so callers can map it to a status or a stream error event.
    */
   run(request: ChatRequest, ctx: AgentContext): AsyncIterable<AgentEvent>;
+  /** Embeds the request's input on the agent's upstream embedding model (`llm` agents with `embeddings: true`). */
+  embed?(request: EmbeddingsRequest, ctx: AgentContext): Promise<Embeddings>;
+}
+
+/** A /v1/embeddings body as the client sent it (input, encoding_format, dimensions, user, …). */
+export type EmbeddingsRequest = { input: string | string[] | number[] | number[][] } & Record<string, unknown>;
+
+/** One vector of an embeddings answer. */
+export interface Embedding {
+  object: "embedding";
+  /** Position of its input in the request. */
+  index: number;
+  /** The vector: numbers, or base64 of little-endian float32 when `encoding_format` was "base64". */
+  embedding: number[] | string;
+}
+
+/** An upstream's embeddings answer, checked; the caller writes the model name the client asked for. */
+export interface Embeddings {
+  data: Embedding[];
+  /** The upstream's count, when it gave one. */
+  promptTokens?: number;
 }
 
 /** The registry on the instance (`app.agents`). */

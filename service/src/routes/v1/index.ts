@@ -6,6 +6,7 @@ import { requireApiKey } from "../../plugins/api-key-auth.js";
 import modelsRoutes from "./models/index.js";
 import chatCompletionsRoutes from "./chat/completions/index.js";
 import filesRoutes from "./files/index.js";
+import embeddingsRoutes from "./embeddings/index.js";
 
 export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
@@ -18,4 +19,5 @@ export default async function v1Routes(app: FastifyInstance) {
   await app.register(modelsRoutes);
   await app.register(chatCompletionsRoutes);
   await app.register(filesRoutes);
+  await app.register(embeddingsRoutes);
 }
