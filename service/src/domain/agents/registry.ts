@@ -11,7 +11,7 @@ import { llmAgent, upstreamCaller, type Upstream } from "./llm-agent.js";
 import { embeddingsCall } from "./llm-embeddings.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
-import type { RetryListener, UpstreamCaller } from "./upstream-retry.js";
+import type { RetryListener } from "./upstream-retry.js";
 import type { UpstreamErrorListener } from "./upstream-wire.js";
 
 export interface RegistryOptions {
