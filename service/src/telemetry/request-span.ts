@@ -23,7 +23,9 @@ function outcome(request: FastifyRequest, reply: FastifyReply): string {
 }
 
 function modelOf(request: FastifyRequest): string | undefined {
-  const model = (request.body as { model?: unknown } | undefined)?.model;
+  // A hook over every route: the body's type is whichever route's, so it is read as unknown.
+  const body: unknown = request.body;
+  const model = typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
   return typeof model === "string" ? model.slice(0, 256) : undefined;
 }
 
