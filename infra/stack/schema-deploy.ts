@@ -6,6 +6,9 @@ import { z } from "zod";
 import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
 import { bool, bytes, cidr, count, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
 
+/** A per-key limit: the service refuses more than a key's limit column stores (2^31 - 1) at start, so the stack does too. */
+const rateLimit = () => positiveInt().pipe(z.number().max(2 ** 31 - 1, "must be at most 2147483647")).optional();
+
 export const cloud = z
   .strictObject({
     provider: oneOf(["none", "aws", "azure"]).default("none"),
@@ -194,10 +197,10 @@ export const api = z.strictObject({
    * chart's, so set it here to use that one. Without any, each pod limits on its own.
    */
   redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
-  /** Requests per minute per API key unless the key has its own (RATE_LIMIT_RPM); unset: unlimited. */
-  rateLimitRpm: positiveInt().optional(),
-  /** Tokens per minute per API key unless the key has its own (RATE_LIMIT_TPM); unset: unlimited. */
-  rateLimitTpm: positiveInt().optional(),
+  /** Requests per minute per API key, and the ceiling of a key's own (RATE_LIMIT_RPM); unset: unlimited. */
+  rateLimitRpm: rateLimit(),
+  /** Tokens per minute per API key, and the ceiling of a key's own (RATE_LIMIT_TPM); unset: unlimited. */
+  rateLimitTpm: rateLimit(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
   corsOrigins: z.array(origin()).default([]),
   shutdownGraceSeconds: positiveInt().default(30),

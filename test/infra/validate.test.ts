@@ -223,6 +223,8 @@ describe("stack validation", () => {
 
   it("renders the API's default per-key limits as RATE_LIMIT_RPM and RATE_LIMIT_TPM, positive integers only", () => {
     expect(paths(issuesOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 0, rateLimitTpm: 1.5 })))).toEqual(["api.rateLimitRpm", "api.rateLimitTpm"]);
+    // Past what the service accepts at start: refused here, not a crash-looping pod.
+    expect(paths(issuesOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 2 ** 31, rateLimitTpm: 3e9 })))).toEqual(["api.rateLimitRpm", "api.rateLimitTpm"]);
     const env = serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 600, rateLimitTpm: 200_000 }))).env;
     expect([env.RATE_LIMIT_RPM, env.RATE_LIMIT_TPM]).toEqual(["600", "200000"]);
     expect(serviceSettings(specOf("prod-aws")).env.RATE_LIMIT_TPM).toBeUndefined();
