@@ -12,13 +12,14 @@
  * "once-<code>" answers that status (Retry-After: 1 for 429) the first time it is sent a given
  * last user message, then echoes; "slow-503" waits 600 ms, then answers 503; "agentic" calls the tool
  * as "tools" does until the conversation ends with the tool's result, then echoes "the tool said <result>".
- * `/embeddings` requests are answered by embeddings-stub.ts.
+ * `/embeddings` requests are answered by embeddings-stub.ts, `/responses` by responses-stub.ts.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerEmbeddings } from "./embeddings-stub.js";
+import { answerResponses } from "./responses-stub.js";
 
 export interface StubRequest {
   headers: IncomingMessage["headers"];
@@ -212,6 +213,7 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
       }
     });
     if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-")) return answerEmbeddings(record.body, res);
+    if (req.url?.endsWith("/responses") && !record.body.model.startsWith("status-")) return answerResponses(record.body, res);
     await answer(agentic(record), res);
   });
   server.listen(0, "127.0.0.1");

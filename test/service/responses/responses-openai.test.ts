@@ -162,7 +162,7 @@ describe("stored responses", () => {
 
   it("keeps nothing with store: false", async () => {
     const created = await h.client.responses.create({ model: "agentport/bot", input: "secret", store: false });
-    expect(created.store).toBe(false);
+    expect((created as unknown as { store: boolean }).store).toBe(false);
     await expect(h.client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404, error: { code: "response_not_found" } });
     await expect(h.client.responses.create({ model: "agentport/bot", input: "x", previous_response_id: created.id })).rejects.toMatchObject({ status: 404 });
   });

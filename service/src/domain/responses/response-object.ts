@@ -92,3 +92,22 @@ export function finished(response: ResponseObject, output: OutputItem[], finishR
 export function failed(response: ResponseObject, output: OutputItem[], code: string, message: string): ResponseObject {
   return { ...response, status: "failed", error: { code, message }, output };
 }
+
+/**
+ * An upstream's own response object under this server's identity: our id, creation time, the
+ * model the client named, and the request's previous_response_id, store and metadata (the
+ * upstream was sent none of them); the rest as the upstream wrote it.
+ */
+export function adopted(ours: ResponseObject, theirs: Record<string, unknown>): ResponseObject {
+  const { id, created_at, model, previous_response_id, store, metadata } = ours;
+  return { ...ours, ...theirs, object: "response", id, created_at, model, previous_response_id, store, metadata } as ResponseObject;
+}
+
+/** An upstream response's usage in chat terms, when it reported counts. */
+export function reportedUsage(response: Record<string, unknown>): { promptTokens: number; completionTokens: number } | undefined {
+  const usage = response.usage as { input_tokens?: unknown; output_tokens?: unknown } | null | undefined;
+  const count = (n: unknown) => (Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) < 2 ** 31 ? (n as number) : undefined);
+  const prompt = count(usage?.input_tokens);
+  const completion = count(usage?.output_tokens);
+  return prompt === undefined || completion === undefined ? undefined : { promptTokens: prompt, completionTokens: completion };
+}

@@ -4,7 +4,7 @@
  * one recursive query, bounded in depth and in bytes, so any replica rebuilds the same history.
  */
 import type { Db } from "../../store/db.js";
-import type { InputItem, OutputItem, ResponseObject } from "./types.js";
+import type { ContentPart, InputItem, OutputItem, ResponseObject } from "./types.js";
 
 /** The most responses one conversation chains (OpenAI states no bound; a client loop must not walk forever). */
 export const MAX_CHAIN_DEPTH = 256;
@@ -80,14 +80,22 @@ export class ResponseStore {
       const row = byId.get(link.id);
       if (!row) continue; // deleted in between: the conversation goes on from what is stored
       items.push(...(JSON.parse(row.input_items) as InputItem[]));
-      items.push(...(JSON.parse(row.response) as ResponseObject).output.map(asInput));
+      for (const output of (JSON.parse(row.response) as ResponseObject).output) {
+        const item = asInput(output);
+        if (item) items.push(item);
+      }
     }
     return items;
   }
 }
 
-/** An answer's output item as the next turn's input carries it. */
-function asInput(item: OutputItem): InputItem {
+/**
+ * An answer's output item as the next turn's input carries it; other kinds an upstream's own
+ * Responses API may answer with (reasoning, its built-in tools' calls) are not carried over.
+ */
+function asInput(item: OutputItem): InputItem | undefined {
   if (item.type === "function_call") return { type: "function_call", id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments, status: item.status };
-  return { type: "message", role: "assistant", content: item.content.map((p) => (p.type === "refusal" ? p : { type: "output_text", text: p.text })), id: item.id, status: item.status };
+  if (item.type !== "message" || !Array.isArray(item.content)) return undefined;
+  const content = item.content.flatMap((p): ContentPart[] => (p.type === "refusal" ? [p] : p.type === "output_text" ? [{ type: "output_text", text: p.text }] : []));
+  return { type: "message", role: "assistant", content, id: item.id, status: item.status };
 }

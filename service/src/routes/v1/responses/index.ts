@@ -10,6 +10,7 @@ import { Type } from "typebox";
 import { responseNotFound } from "../../../errors.js";
 import { ResponseStore } from "../../../domain/responses/response-store.js";
 import { responses } from "../../responses.js";
+import { forwardJson, forwardStream } from "./forward.js";
 import { jsonResponse } from "./json.js";
 import { prepareRun, type PreparedRun } from "./prepare.js";
 import { DeletedResponse, InputItemList, ResponseIdParams, ResponseObject, ResponsesBody } from "./schema.js";
@@ -41,6 +42,7 @@ export default async function responsesRoutes(instance: FastifyInstance) {
     const { agent, chat } = prepared;
     const { run, headers } = await app.keyLimits.startRun(request.auth, { model: agent.modelId, messages: chat.messages, maxTokens: body.max_output_tokens ?? undefined, agentCap: agent.maxCompletionTokens });
     void reply.headers(headers);
+    if (prepared.forward) return body.stream === true ? forwardStream(request, reply, prepared, run, store) : forwardJson(request, reply, prepared, run, store);
     if (body.stream === true) return streamResponse(request, reply, prepared, run, store);
     return jsonResponse(request, reply, prepared, run, store);
   });

@@ -11,7 +11,7 @@ import { newResponse } from "../../../domain/responses/response-object.js";
 import { ConversationTooLong, type ResponseStore } from "../../../domain/responses/response-store.js";
 import type { InputItem, ResponseObject } from "../../../domain/responses/types.js";
 import type { ResponsesBody } from "./schema.js";
-import { toChat } from "./translate.js";
+import { chatMessages, refuseUnsupported, toChat } from "./translate.js";
 
 export interface PreparedRun {
   agent: Agent;
@@ -19,7 +19,10 @@ export interface PreparedRun {
   history: InputItem[];
   /** This request's own input items (what is stored with the response). */
   items: InputItem[];
+  /** What the agent is asked: a chat request, or (`forward`) the Responses body for its upstream in `fields`. */
   chat: ChatRequest;
+  /** The agent's upstream has its own Responses API: the request is forwarded, not translated. */
+  forward: boolean;
   /** The response's head, in progress. */
   response: ResponseObject;
 }
@@ -36,11 +39,26 @@ async function history(store: ResponseStore, projectId: string, id: string): Pro
   }
 }
 
+/**
+ * The body for an upstream's own /responses: the client's fields, the whole conversation as
+ * `input` (without this server's item ids, which the upstream never stored). The chat messages
+ * are the run's token estimate only.
+ */
+function forwardRequest(body: ResponsesBody, conversation: InputItem[]): ChatRequest {
+  refuseUnsupported(body);
+  const { model: _model, input: _input, previous_response_id: _previous, store: _store, stream: _stream, metadata: _metadata, ...fields } = body;
+  const input = conversation.map(({ id: _id, status: _status, ...item }) => item);
+  const messages = chatMessages(conversation);
+  if (body.instructions) messages.unshift({ role: "system", content: body.instructions });
+  return { messages, fields: { ...fields, input }, stream: body.stream === true };
+}
+
 export async function prepareRun(agents: AgentRegistry, store: ResponseStore, projectId: string, body: ResponsesBody): Promise<PreparedRun> {
   const agent = agents.resolve(projectId, body.model);
   if (!agent) throw modelNotFound(body.model);
   const items = inputItems(body.input);
   const before = body.previous_response_id ? await history(store, projectId, body.previous_response_id) : [];
-  const chat = toChat(body, before, items, agent.kind);
-  return { agent, history: before, items, chat, response: newResponse(body) };
+  const forward = agent.forwardResponses !== undefined;
+  const chat = forward ? forwardRequest(body, [...before, ...items]) : toChat(body, before, items, agent.kind);
+  return { agent, history: before, items, chat, forward, response: newResponse(body) };
 }

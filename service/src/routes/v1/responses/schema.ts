@@ -65,15 +65,23 @@ export type ResponsesBody = Static<typeof ResponsesBody>;
 
 export const ResponseIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
 
-const Usage = Type.Object({
-  input_tokens: Type.Integer(),
-  input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
-  output_tokens: Type.Integer(),
-  output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
-  total_tokens: Type.Integer(),
-});
+const Usage = Type.Object(
+  {
+    input_tokens: Type.Integer(),
+    input_tokens_details: Type.Optional(Type.Object({ cached_tokens: Type.Integer() }, { additionalProperties: true })),
+    output_tokens: Type.Integer(),
+    output_tokens_details: Type.Optional(Type.Object({ reasoning_tokens: Type.Integer() }, { additionalProperties: true })),
+    total_tokens: Type.Integer(),
+  },
+  { additionalProperties: true },
+);
+const opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
-/** The response object; its output items (`message`, `function_call`) as OpenAI writes them. */
+/**
+ * The response object; its output items (`message`, `function_call`) as OpenAI writes them. A
+ * forwarded agent's is its upstream's own under this server's id: fields past the first six are
+ * as the upstream wrote them, hence optional here.
+ */
 export const ResponseObject = Type.Object(
   {
     /** `resp_…`, the id GET, DELETE and `previous_response_id` take. */
@@ -82,25 +90,25 @@ export const ResponseObject = Type.Object(
     created_at: Type.Integer(),
     /** completed, incomplete (max_output_tokens or content_filter), failed, in_progress. */
     status: Type.String(),
-    error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
-    incomplete_details: Type.Union([Type.Object({ reason: Type.String() }), Type.Null()]),
-    instructions: Type.Union([Type.String(), Type.Null()]),
-    max_output_tokens: Type.Union([Type.Integer(), Type.Null()]),
     /** The model the request named. */
     model: Type.String(),
     output: Type.Array(Anything),
-    parallel_tool_calls: Type.Boolean(),
-    previous_response_id: Type.Union([Type.String(), Type.Null()]),
-    store: Type.Boolean(),
-    temperature: Type.Union([Type.Number(), Type.Null()]),
-    text: Anything,
-    tool_choice: Type.Unknown(),
-    tools: Type.Array(Anything),
-    top_p: Type.Union([Type.Number(), Type.Null()]),
-    truncation: Type.String(),
-    usage: Type.Union([Usage, Type.Null()]),
-    user: Type.Union([Type.String(), Type.Null()]),
-    metadata: Type.Record(Type.String(), Type.String()),
+    error: opt(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })),
+    incomplete_details: opt(Type.Object({ reason: Type.String() }, { additionalProperties: true })),
+    instructions: opt(Type.Union([Type.String(), Type.Array(Anything)])),
+    max_output_tokens: opt(Type.Integer()),
+    parallel_tool_calls: opt(Type.Boolean()),
+    previous_response_id: opt(Type.String()),
+    store: opt(Type.Boolean()),
+    temperature: opt(Type.Number()),
+    text: opt(Anything),
+    tool_choice: Type.Optional(Type.Unknown()),
+    tools: opt(Type.Array(Anything)),
+    top_p: opt(Type.Number()),
+    truncation: opt(Type.String()),
+    usage: opt(Usage),
+    user: opt(Type.String()),
+    metadata: opt(Type.Record(Type.String(), Type.String())),
   },
   { additionalProperties: true },
 );

@@ -67,7 +67,7 @@ function responseFormat(format: Raw | undefined): ChatBody["response_format"] {
 }
 
 /** Fields this server cannot honour, refused by name rather than ignored. */
-function refuseUnsupported(body: ResponsesBody): void {
+export function refuseUnsupported(body: ResponsesBody): void {
   if (body.conversation != null) throw unsupportedParam("conversation", "is not supported by this server: continue a conversation with 'previous_response_id'.");
   if (body.prompt != null) throw unsupportedParam("prompt", "is not supported by this server: send 'instructions' and 'input'.");
   if (body.background === true) throw unsupportedParam("background", "is not supported by this server: use 'stream' for long answers.");
