@@ -94,5 +94,6 @@ export function toChat(body: ResponsesBody, history: readonly InputItem[], items
   if (body.prompt_cache_key !== undefined) chat.prompt_cache_key = body.prompt_cache_key;
   if (body.service_tier != null) chat.service_tier = body.service_tier;
   if (body.reasoning?.effort) chat.reasoning_effort = body.reasoning.effort;
+  if (body.text?.verbosity) chat.verbosity = body.text.verbosity;
   return toChatRequest(chat, kind);
 }
