@@ -51,6 +51,7 @@ export const CHAT_COMPLETIONS: UpstreamEndpoint = { path: "/chat/completions", b
 /** One llm agent's upstream, as its own agent and the agents falling back to it call it. */
 export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstream, endpoint: UpstreamEndpoint = CHAT_COMPLETIONS): UpstreamCaller {
   const url = `${upstream.baseUrl}${endpoint.path}`;
+  const spanName = `POST ${endpoint.path}`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
   const onError = upstream.onError ?? (() => {});
@@ -69,7 +70,7 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
         signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
         headersTimeout,
-      }));
+      }), spanName);
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw retryable(connectFailure(err, onError));
