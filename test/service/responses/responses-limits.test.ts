@@ -21,6 +21,7 @@ import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stu
 const AGENTS = [
   { id: "bot", kind: "llm", model: "echo" },
   { id: "stuck", kind: "llm", model: "hang" },
+  { id: "broken", kind: "llm", model: "status-500", retries: { attempts: 1 } },
 ];
 
 describe("responses across replicas (PostgreSQL server)", () => {
@@ -87,6 +88,18 @@ describe("responses metered, limited and bounded like chat", () => {
     const res = await h.t.app.inject({ url: `/v1/organization/usage/completions?start_time=${start}&bucket_width=1h&group_by=api_key_id,model`, headers: { authorization: `Bearer ${member}` } });
     const results = res.json().data.flatMap((b: any) => b.results);
     expect(results).toEqual([expect.objectContaining({ api_key_id: key.id, model: "agentport/bot", num_model_requests: 2, input_tokens: 22, output_tokens: 14 })]);
+  });
+
+  it("ends a stream whose upstream fails with response.failed, and still meters the run", async () => {
+    const key = await h.t.createKey("failing", "f");
+    const res = await fetch(`${h.baseURL}/responses`, { method: "POST", headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: "agentport/broken", input: "x", stream: true }), signal: AbortSignal.timeout(20_000) });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    expect(events.map((e) => e.type)).toEqual(["response.created", "response.in_progress", "response.failed"]);
+    expect(events[2].response).toMatchObject({ status: "failed", error: { code: "upstream_error" } });
+    const member = await h.t.memberToken("member", "failing");
+    const usage = await h.t.app.inject({ url: `/v1/organization/usage/completions?start_time=${Math.floor(Date.now() / 1000) - 120}&bucket_width=1h`, headers: { authorization: `Bearer ${member}` } });
+    expect(usage.json().data.flatMap((b: any) => b.results)).toEqual([expect.objectContaining({ num_model_requests: 1 })]);
   });
 
   it("refuses a key over its requests-per-minute limit with 429, as for chat", async () => {

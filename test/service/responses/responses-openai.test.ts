@@ -80,6 +80,21 @@ describe("responses.create", () => {
   });
 });
 
+describe("offline agents", () => {
+  it("end an answer cut at max_output_tokens as incomplete, as OpenAI does", async () => {
+    const response = await h.client.responses.create({ model: "agentport/synth", input: "go", max_output_tokens: 2 });
+    expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, usage: { output_tokens: 2 } });
+    expect(response.output[0]).toMatchObject({ type: "message", status: "incomplete" });
+  });
+
+  it("refuse function tools with a 400 naming the param, rather than dropping them", async () => {
+    await expect(h.client.responses.create({ model: "agentport/synth", input: "go", tools: [{ type: "function", name: "f", parameters: {}, strict: false }] })).rejects.toMatchObject({
+      status: 400,
+      error: { param: "tools", code: "unsupported_parameter" },
+    });
+  });
+});
+
 describe("responses.stream()", () => {
   it("streams the standard events in order, numbered, and the final response", async () => {
     const stream = h.client.responses.stream({ model: "agentport/bot", input: "one two three" });
