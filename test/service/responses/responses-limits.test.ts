@@ -142,6 +142,19 @@ describe("responses metered, limited and bounded like chat", () => {
     expect((await post({ model: "agentport/nope", input: "x" })).json.error).toMatchObject({ param: "model", code: "model_not_found" });
   });
 
+  it("follows a previous_response_id chain 256 responses deep, and refuses a longer one", async () => {
+    await h.t.store.db.query(
+      `INSERT INTO responses (id, project_id, previous_response_id, created_at, input_items, response, bytes)
+       SELECT 'resp_chain' || i, 'default', CASE WHEN i = 1 THEN NULL ELSE 'resp_chain' || (i - 1) END, now(), '[]', '{"output":[]}', 15
+         FROM generate_series(1, 257) AS i`,
+    );
+    expect((await post({ model: "agentport/bot", input: "deep", previous_response_id: "resp_chain256" })).status).toBe(200);
+    const refused = await post({ model: "agentport/bot", input: "deeper", previous_response_id: "resp_chain257" });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ param: "previous_response_id", type: "invalid_request_error" });
+    expect(refused.json.error.message).toContain("256");
+  });
+
   it("cancels the upstream call when a streaming client leaves", async () => {
     const before = h.stub.requests.length;
     const controller = new AbortController();

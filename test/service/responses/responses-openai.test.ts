@@ -160,7 +160,11 @@ describe("stored responses", () => {
     const got = await h.client.responses.retrieve(created.id);
     expect(got).toEqual(created);
     const items = await h.client.responses.inputItems.list(created.id, { order: "asc" });
-    expect(items.data.map((i: any) => i.content)).toEqual(["a", "b"]);
+    expect(items.data.map((i: any) => i.content)).toEqual([[{ type: "input_text", text: "a" }], [{ type: "input_text", text: "b" }]]);
+    expect(items.data.every((i: any) => i.type === "message" && i.role === "user" && /^msg_/.test(i.id))).toBe(true);
+    const page = await h.client.responses.inputItems.list(created.id, { order: "desc", limit: 1 });
+    expect(page.data.map((i: any) => i.content[0].text)).toEqual(["b"]);
+    expect(page.has_more).toBe(true);
     await h.client.responses.delete(created.id);
     const deleted = await fetch(`${h.baseURL}/responses/${created.id}`, { method: "DELETE", headers: { authorization: `Bearer ${h.secret}` } });
     expect(deleted.status).toBe(404);

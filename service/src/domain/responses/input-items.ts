@@ -79,3 +79,9 @@ export function inputItems(input: string | unknown[]): InputItem[] {
   });
   return items;
 }
+
+/** An item as OpenAI lists input items: a message's string content as one text part. */
+export function listedItem(item: InputItem): InputItem {
+  if (item.type !== "message" || typeof item.content !== "string") return item;
+  return { ...item, content: [{ type: item.role === "assistant" ? "output_text" : "input_text", text: item.content }] };
+}

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { responseNotFound } from "../../../errors.js";
+import { listedItem } from "../../../domain/responses/input-items.js";
 import { ResponseStore } from "../../../domain/responses/response-store.js";
 import { responses } from "../../responses.js";
 import { forwardJson, forwardStream } from "./forward.js";
@@ -64,7 +65,7 @@ export default async function responsesRoutes(instance: FastifyInstance) {
     const { after, limit, order } = request.query;
     const ordered = order === "desc" ? [...items].reverse() : items;
     const start = after === undefined ? 0 : ordered.findIndex((item) => item.id === after) + 1;
-    const data = ordered.slice(start, start + limit);
+    const data = ordered.slice(start, start + limit).map(listedItem);
     return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < ordered.length };
   });
 }
