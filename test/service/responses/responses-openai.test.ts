@@ -87,6 +87,14 @@ describe("offline agents", () => {
     expect(response.output[0]).toMatchObject({ type: "message", status: "incomplete" });
   });
 
+  it("refuse images and JSON formats with a 400 naming the Responses param", async () => {
+    await expect(h.client.responses.create({ model: "agentport/synth", input: [{ role: "user", content: [{ type: "input_text", text: "see" }, { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }] }] })).rejects.toMatchObject({
+      status: 400,
+      error: { param: "input[0].content[1].type" },
+    });
+    await expect(h.client.responses.create({ model: "agentport/synth", input: "x", text: { format: { type: "json_object" } } })).rejects.toMatchObject({ status: 400, error: { param: "text.format" } });
+  });
+
   it("refuse function tools with a 400 naming the param, rather than dropping them", async () => {
     await expect(h.client.responses.create({ model: "agentport/synth", input: "go", tools: [{ type: "function", name: "f", parameters: {}, strict: false }] })).rejects.toMatchObject({
       status: 400,

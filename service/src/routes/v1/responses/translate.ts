@@ -4,7 +4,7 @@
  * `text.format` as `response_format`, `max_output_tokens` as `max_completion_tokens`. The chat
  * route's own checks then apply (chat-request.ts): an offline agent refuses what it cannot honour.
  */
-import { invalidParam, unsupportedParam } from "../../../errors.js";
+import { ApiError, invalidParam, unsupportedParam } from "../../../errors.js";
 import type { AgentKind, ChatMessage, ChatRequest } from "../../../domain/agents/types.js";
 import type { InputItem } from "../../../domain/responses/types.js";
 import { textOf } from "../../../domain/responses/input-items.js";
@@ -95,5 +95,21 @@ export function toChat(body: ResponsesBody, history: readonly InputItem[], items
   if (body.service_tier != null) chat.service_tier = body.service_tier;
   if (body.reasoning?.effort) chat.reasoning_effort = body.reasoning.effort;
   if (body.text?.verbosity) chat.verbosity = body.text.verbosity;
-  return toChatRequest(chat, kind);
+  if (kind !== "llm") refuseImages(items);
+  try {
+    return toChatRequest(chat, kind);
+  } catch (err) {
+    // The chat check's words, under the name this API gives the field.
+    if (err instanceof ApiError && err.param === "response_format") throw unsupportedParam("text.format", `is not supported by this model: it is a ${kind} agent, which answers in text only.`);
+    throw err;
+  }
+}
+
+/** Offline agents read text only: an image in the input is refused under its input param. */
+function refuseImages(items: readonly InputItem[]): void {
+  items.forEach((item, i) => {
+    if (item.type !== "message" || typeof item.content === "string") return;
+    const j = item.content.findIndex((p) => p.type === "input_image");
+    if (j >= 0) throw invalidParam(`input[${i}].content[${j}].type`, "Invalid content type: 'input_image' parts are not supported by this model, which reads text parts only.", "unsupported_value");
+  });
 }
