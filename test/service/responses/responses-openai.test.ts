@@ -12,6 +12,7 @@ const AGENTS = [
   { id: "bot", kind: "llm", model: "echo", system_prompt: "Be brief." },
   { id: "caller", kind: "llm", model: "tools" },
   { id: "synth", kind: "synthetic", tokens: 5 },
+  { id: "refuser", kind: "llm", model: "refuse" },
 ];
 
 let h: LlmTestApp;
@@ -87,6 +88,16 @@ describe("offline agents", () => {
     expect(response.output[0]).toMatchObject({ type: "message", status: "incomplete" });
   });
 
+  it("stream their answer as the same events", async () => {
+    const stream = h.client.responses.stream({ model: "agentport/synth", input: "go" });
+    const types = new Set<string>();
+    for await (const event of stream) types.add(event.type);
+    const final = await stream.finalResponse();
+    expect(final.status).toBe("completed");
+    expect(final.output_text.length).toBeGreaterThan(0);
+    expect([...types]).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed"]);
+  });
+
   it("refuse images and JSON formats with a 400 naming the Responses param", async () => {
     await expect(h.client.responses.create({ model: "agentport/synth", input: [{ role: "user", content: [{ type: "input_text", text: "see" }, { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }] }] })).rejects.toMatchObject({
       status: 400,
@@ -100,6 +111,16 @@ describe("offline agents", () => {
       status: 400,
       error: { param: "tools", code: "unsupported_parameter" },
     });
+  });
+});
+
+describe("refusals", () => {
+  it("come back as a refusal part, JSON and streamed", async () => {
+    const refusal = [{ type: "message", role: "assistant", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }];
+    expect((await h.client.responses.create({ model: "agentport/refuser", input: "bad" })).output).toMatchObject(refusal);
+    const stream = h.client.responses.stream({ model: "agentport/refuser", input: "bad" });
+    for await (const _ of stream);
+    expect((await stream.finalResponse()).output).toMatchObject(refusal);
   });
 });
 
