@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "model_not_found",
   "file_not_found",
+  "response_not_found",
+  "previous_response_not_found",
   "api_key_not_found",
   "conflict",
   "rate_limit_exceeded",
@@ -180,6 +182,12 @@ export const notAnEmbeddingModel = (model: string, kind: string, embedders: stri
   );
 export const notFound = (what: string, id: string, param: string | null, code: ErrorCode) =>
   new ApiError(404, `No such ${what}: '${echo(id)}'.`, "invalid_request_error", param, code);
+/** GET/DELETE of a response that is not stored in the key's project (never stored, deleted, or another project's). */
+export const responseNotFound = (id: string) =>
+  new ApiError(404, `Response with id '${echo(id)}' not found.`, "invalid_request_error", null, "response_not_found");
+/** `previous_response_id` naming a response the project does not have. */
+export const previousResponseNotFound = (id: string) =>
+  new ApiError(404, `Previous response with id '${echo(id)}' not found.`, "invalid_request_error", "previous_response_id", "previous_response_not_found");
 export const methodNotAllowed = (method: string, url: string) =>
   new ApiError(405, `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`, "invalid_request_error", null, "method_not_allowed");
 export const conflict = (message: string, code: ErrorCode = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);

@@ -10,14 +10,16 @@
  * "silent" sends a stream's headers and nothing more until the client leaves,
  * "status-<code>" answers that HTTP status with an OpenAI error body (and Retry-After: 7 for 429),
  * "once-<code>" answers that status (Retry-After: 1 for 429) the first time it is sent a given
- * last user message, then echoes; "slow-503" waits 600 ms, then answers 503.
- * `/embeddings` requests are answered by embeddings-stub.ts.
+ * last user message, then echoes; "slow-503" waits 600 ms, then answers 503; "agentic" calls the tool
+ * as "tools" does until the conversation ends with the tool's result, then echoes "the tool said <result>".
+ * `/embeddings` requests are answered by embeddings-stub.ts, `/responses` by responses-stub.ts.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerEmbeddings } from "./embeddings-stub.js";
+import { answerResponses } from "./responses-stub.js";
 
 export interface StubRequest {
   headers: IncomingMessage["headers"];
@@ -170,6 +172,14 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   res.end("data: [DONE]\n\n");
 }
 
+/** "agentic": the request as "tools" sees it until the last message is a tool's result, then as "echo" answering it. */
+function agentic(req: StubRequest): StubRequest {
+  if (req.body.model !== "agentic") return req;
+  const last = req.body.messages.at(-1);
+  if (last?.role !== "tool") return { ...req, body: { ...req.body, model: "tools" } };
+  return { ...req, body: { ...req.body, model: "echo", messages: [...req.body.messages, { role: "user", content: `the tool said ${String(last.content)}` }] } };
+}
+
 export async function startUpstreamStub(): Promise<UpstreamStub> {
   const requests: StubRequest[] = [];
   const server = createServer(async (req, res) => {
@@ -203,7 +213,8 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
       }
     });
     if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-")) return answerEmbeddings(record.body, res);
-    await answer(record, res);
+    if (req.url?.endsWith("/responses") && !record.body.model.startsWith("status-")) return answerResponses(record.body, res);
+    await answer(agentic(record), res);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

@@ -51,6 +51,9 @@ describe("GET /v1/openapi.json", () => {
     }
     expect(doc.paths["/v1/chat/completions"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "messages"]);
     expect(doc.paths["/v1/embeddings"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
+    expect(doc.paths["/v1/responses"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
+    for (const path of ["/v1/responses/{id}", "/v1/responses/{id}/input_items"]) expect(doc.paths[path].get.responses["200"], path).toBeDefined();
+    expect(doc.paths["/v1/responses/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(["id", "object", "deleted"]);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
   });
 });

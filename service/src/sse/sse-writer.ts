@@ -95,12 +95,21 @@ export class SseWriter {
    * when the socket buffer is full: the caller awaits `drained()` before producing more.
    */
   data(payload: string): boolean {
+    return this.queue(`data: ${payload}\n\n`);
+  }
+
+  /** One named event (an `event:` line, then `data:`), as the Responses API streams them; otherwise as `data`. */
+  named(event: string, payload: string): boolean {
+    return this.queue(`event: ${event}\ndata: ${payload}\n\n`);
+  }
+
+  private queue(text: string): boolean {
     if (this.closed) return false;
     if (this.pending === "") {
       this.flushing = new Promise((resolve) => (this.resolveFlush = resolve));
       setImmediate(() => this.flush());
     }
-    this.pending += `data: ${payload}\n\n`;
+    this.pending += text;
     if (this.pending.length > 65_536) this.flush();
     return !this.res.writableNeedDrain;
   }

@@ -9,10 +9,10 @@ import { tracer } from "./tracer.js";
 
 type Send = (headers: Record<string, string>) => Promise<Dispatcher.ResponseData>;
 
-/** `send(headers)` as it is when tracing is off; inside a client span, with `traceparent` added, when on. */
-export function tracedUpstream(url: string, headers: Record<string, string>, send: Send): Promise<Dispatcher.ResponseData> {
+/** `send(headers)` as it is when tracing is off; inside a client span (`name`: the upstream path), with `traceparent` added, when on. */
+export function tracedUpstream(url: string, headers: Record<string, string>, send: Send, name = "POST /chat/completions"): Promise<Dispatcher.ResponseData> {
   if (!tracer) return send(headers);
-  const span = tracer.startSpan("POST /chat/completions", {
+  const span = tracer.startSpan(name, {
     kind: SpanKind.CLIENT,
     attributes: { "http.request.method": "POST", "url.full": withoutCredentials(url), "server.address": new URL(url).hostname },
   });

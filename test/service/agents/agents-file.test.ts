@@ -101,6 +101,15 @@ describe("the agents file", () => {
     ]);
   });
 
+  it("takes responses: true on llm agents only, as a boolean", () => {
+    const [spec] = parseAgentsText(JSON.stringify([{ id: "a", kind: "llm", model: "m", responses: true }]), "a.json");
+    expect(spec).toMatchObject({ responses: true });
+    const found = problems(JSON.stringify([{ id: "a", kind: "llm", model: "m", responses: "yes" }, { id: "f", kind: "files", responses: true }]), "a.json");
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(/^agents\[0\] \(id 'a'\): field 'responses'/);
+    expect(found[1]).toBe("agents[1] (id 'f'): unknown field 'responses'");
+  });
+
   it("scopes agents listed for projects to those projects", async () => {
     const registry = new ConfiguredAgents({
       prefix: "p",

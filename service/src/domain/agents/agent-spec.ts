@@ -48,6 +48,8 @@ const llm = z.strictObject({
   fallbacks: z.array(id).min(1).optional(),
   /** The upstream model is an embedding model: /v1/embeddings forwards to it. */
   embeddings: z.boolean().optional(),
+  /** The upstream serves OpenAI's Responses API: /v1/responses forwards to its own `/responses` instead of translating to chat. */
+  responses: z.boolean().optional(),
 });
 const files = z.strictObject({
   ...common,

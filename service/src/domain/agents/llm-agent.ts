@@ -39,9 +39,19 @@ function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): str
   return JSON.stringify(body);
 }
 
+/** Where an upstream call goes and what it sends: chat completions, or the upstream's own Responses API (llm-responses.ts). */
+export interface UpstreamEndpoint {
+  /** After the base URL, e.g. `/chat/completions`. */
+  path: string;
+  body(spec: LlmSpec, request: ChatRequest, stream: boolean): string;
+}
+
+export const CHAT_COMPLETIONS: UpstreamEndpoint = { path: "/chat/completions", body: upstreamBody };
+
 /** One llm agent's upstream, as its own agent and the agents falling back to it call it. */
-export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstream): UpstreamCaller {
-  const url = `${upstream.baseUrl}/chat/completions`;
+export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstream, endpoint: UpstreamEndpoint = CHAT_COMPLETIONS): UpstreamCaller {
+  const url = `${upstream.baseUrl}${endpoint.path}`;
+  const spanName = `POST ${endpoint.path}`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
   const onError = upstream.onError ?? (() => {});
@@ -56,11 +66,11 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
       res = await tracedUpstream(url, headers, (headers) => undiciRequest(url, {
         method: "POST",
         headers,
-        body: upstreamBody(spec, request, stream),
+        body: endpoint.body(spec, request, stream),
         signal: ctx.upstreamSignal,
         dispatcher: upstream.dispatcher,
         headersTimeout,
-      }));
+      }), spanName);
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw retryable(connectFailure(err, onError));

@@ -3,12 +3,13 @@
  * listed for specific projects. Model ids are `<prefix>/<agent id>`.
  */
 import { Agent as UndiciAgent } from "undici";
-import { AgentsFileError, type AgentSpec } from "./agent-spec.js";
+import { AgentsFileError, type AgentSpec, type LlmSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
 import { fallbackProblems } from "./fallbacks.js";
 import { llmAgent, upstreamCaller, type Upstream } from "./llm-agent.js";
 import { embeddingsCall } from "./llm-embeddings.js";
+import { RESPONSES_ENDPOINT, responsesForwarder } from "./llm-responses.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
 import type { RetryListener } from "./upstream-retry.js";
@@ -31,6 +32,8 @@ export interface RegistryOptions {
   /** Told of every try of an upstream and every move to a fallback (the metrics). */
   onRetry?: RetryListener;
 }
+
+const QUIET_RETRIES: RetryListener = { attempt() {}, fallback() {} };
 
 const OFFLINE_PREFACE =
   "No upstream language model is configured on this server (LLM_BASE_URL is not set), so this answer comes from the project's files only.";
@@ -74,6 +77,7 @@ export class ConfiguredAgents implements AgentRegistry {
         const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
         agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
         if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
+        if (spec.responses) agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
@@ -94,6 +98,12 @@ export class ConfiguredAgents implements AgentRegistry {
       if (baseUrl) upstreams.set(spec.id, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
     }
     return upstreams;
+  }
+
+  /** An agent's Responses forwarder: its own upstream, then those of its fallbacks that have a Responses API too. */
+  private forwarder(spec: LlmSpec, specs: Map<string, LlmSpec>, upstreams: Map<string, Upstream>, budgetMs: number, listener: RetryListener = QUIET_RETRIES) {
+    const chain = [spec.id, ...(spec.fallbacks ?? [])].filter((id) => specs.get(id)?.responses && upstreams.has(id));
+    return responsesForwarder(chain.map((id) => upstreamCaller(id, specs.get(id)!, upstreams.get(id)!, RESPONSES_ENDPOINT)), budgetMs, listener);
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */

@@ -113,7 +113,15 @@ export interface Agent extends AgentInfo {
   run(request: ChatRequest, ctx: AgentContext): AsyncIterable<AgentEvent>;
   /** Embeds the request's input on the agent's upstream embedding model (`llm` agents with `embeddings: true`). */
   embed?(request: EmbeddingsRequest, ctx: AgentContext): Promise<Embeddings>;
+  /**
+   * Sends a Responses request (its body in `fields`, the conversation in `fields.input`) to the
+   * upstream's own `/responses` (`llm` agents with `responses: true`), with retries and fallbacks.
+   */
+  forwardResponses?(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<ForwardedResponse>;
 }
+
+/** An upstream's Responses answer, checked to be one: the response object, or its stream's events as parsed. */
+export type ForwardedResponse = { json: Record<string, unknown> } | { events: AsyncIterable<Record<string, unknown>> };
 
 /** A /v1/embeddings body as the client sent it (input, encoding_format, dimensions, user, …). */
 export type EmbeddingsRequest = { input: string | string[] | number[] | number[][] } & Record<string, unknown>;

@@ -7,6 +7,7 @@ import modelsRoutes from "./models/index.js";
 import chatCompletionsRoutes from "./chat/completions/index.js";
 import filesRoutes from "./files/index.js";
 import embeddingsRoutes from "./embeddings/index.js";
+import responsesRoutes from "./responses/index.js";
 
 export default async function v1Routes(app: FastifyInstance) {
   app.addHook("onRequest", requireApiKey);
@@ -20,4 +21,5 @@ export default async function v1Routes(app: FastifyInstance) {
   await app.register(chatCompletionsRoutes);
   await app.register(filesRoutes);
   await app.register(embeddingsRoutes);
+  await app.register(responsesRoutes);
 }

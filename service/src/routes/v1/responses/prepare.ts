@@ -1,0 +1,64 @@
+/**
+ * What a Responses run needs before it starts: the agent, the stored conversation it continues,
+ * the input items, the chat request the agent is asked, and the response's head. Every refusal
+ * here is a 4xx in the OpenAI envelope, before anything is reserved.
+ */
+import { invalidParam, modelNotFound, previousResponseNotFound } from "../../../errors.js";
+import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
+import { RESPONSE_ID } from "../../../domain/responses/ids.js";
+import { inputItems } from "../../../domain/responses/input-items.js";
+import { newResponse } from "../../../domain/responses/response-object.js";
+import { ConversationTooLong, type ResponseStore } from "../../../domain/responses/response-store.js";
+import type { InputItem, ResponseObject } from "../../../domain/responses/types.js";
+import type { ResponsesBody } from "./schema.js";
+import { chatMessages, refuseUnsupported, toChat } from "./translate.js";
+
+export interface PreparedRun {
+  agent: Agent;
+  /** The conversation before this input (from `previous_response_id`), as items. */
+  history: InputItem[];
+  /** This request's own input items (what is stored with the response). */
+  items: InputItem[];
+  /** What the agent is asked: a chat request, or (`forward`) the Responses body for its upstream in `fields`. */
+  chat: ChatRequest;
+  /** The agent's upstream has its own Responses API: the request is forwarded, not translated. */
+  forward: boolean;
+  /** The response's head, in progress. */
+  response: ResponseObject;
+}
+
+async function history(store: ResponseStore, projectId: string, id: string): Promise<InputItem[]> {
+  if (!RESPONSE_ID.test(id)) throw previousResponseNotFound(id);
+  try {
+    const items = await store.conversation(projectId, id);
+    if (!items) throw previousResponseNotFound(id);
+    return items;
+  } catch (err) {
+    if (err instanceof ConversationTooLong) throw invalidParam("previous_response_id", `The conversation cannot be continued: ${err.message}. Start a new one.`);
+    throw err;
+  }
+}
+
+/**
+ * The body for an upstream's own /responses: the client's fields, the whole conversation as
+ * `input` (without this server's item ids, which the upstream never stored). The chat messages
+ * are the run's token estimate only.
+ */
+function forwardRequest(body: ResponsesBody, conversation: InputItem[]): ChatRequest {
+  refuseUnsupported(body);
+  const { model: _model, input: _input, previous_response_id: _previous, store: _store, stream: _stream, metadata: _metadata, ...fields } = body;
+  const input = conversation.map(({ id: _id, status: _status, ...item }) => item);
+  const messages = chatMessages(conversation);
+  if (body.instructions) messages.unshift({ role: "system", content: body.instructions });
+  return { messages, fields: { ...fields, input }, stream: body.stream === true };
+}
+
+export async function prepareRun(agents: AgentRegistry, store: ResponseStore, projectId: string, body: ResponsesBody): Promise<PreparedRun> {
+  const agent = agents.resolve(projectId, body.model);
+  if (!agent) throw modelNotFound(body.model);
+  const items = inputItems(body.input);
+  const before = body.previous_response_id ? await history(store, projectId, body.previous_response_id) : [];
+  const forward = agent.forwardResponses !== undefined;
+  const chat = forward ? forwardRequest(body, [...before, ...items]) : toChat(body, before, items, agent.kind);
+  return { agent, history: before, items, chat, forward, response: newResponse(body) };
+}
