@@ -55,7 +55,8 @@ await build({
   chunkNames: "[name]-[hash]", // beside the entries: migrate.ts finds ./migrations from its own URL
   format: "esm",
   platform: "node",
-  target: "node20",
+  // The oldest Node that package.json's engines accepts (dist/package.json declares the same).
+  target: `node${/\d+(?:\.\d+){0,2}/.exec(rootPkg.engines.node)[0]}`,
   external: [...INSTALLED, ...NEVER_PRESENT],
   define: { AGENTPORT_VERSION: JSON.stringify(rootPkg.version) },
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require.
