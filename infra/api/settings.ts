@@ -80,6 +80,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
       ...(api.rateLimitRpm ? { RATE_LIMIT_RPM: String(api.rateLimitRpm) } : {}),
       ...(api.rateLimitTpm ? { RATE_LIMIT_TPM: String(api.rateLimitTpm) } : {}),
+      ...(api.responsesRetentionDays !== undefined ? { RESPONSES_RETENTION_DAYS: String(api.responsesRetentionDays) } : {}),
       DATA_DIR: "/tmp/agentport",
     },
     ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),

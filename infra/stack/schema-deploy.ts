@@ -201,6 +201,8 @@ export const api = z.strictObject({
   rateLimitRpm: rateLimit(),
   /** Tokens per minute per API key, and the ceiling of a key's own (RATE_LIMIT_TPM); unset: unlimited. */
   rateLimitTpm: rateLimit(),
+  /** Days stored responses are kept (RESPONSES_RETENTION_DAYS, 0 forever); unset: the service's default, 30. Bounded as the service bounds it at start. */
+  responsesRetentionDays: count().pipe(z.number().max(36_500, "must be at most 36500")).optional(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
   corsOrigins: z.array(origin()).default([]),
   shutdownGraceSeconds: positiveInt().default(30),

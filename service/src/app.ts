@@ -29,6 +29,7 @@ import corsPlugin from "./plugins/cors.js";
 import redisPlugin from "./plugins/redis.js";
 import keyLimitsPlugin from "./plugins/key-limits.js";
 import usagePlugin from "./plugins/usage.js";
+import responsesPlugin from "./plugins/responses.js";
 import healthRoutes from "./routes/health.js";
 import organizationRoutes from "./routes/v1/organization/index.js";
 import v1Routes from "./routes/v1/index.js";
@@ -150,6 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(keyLimitsPlugin);
   await app.register(filesPlugin, { blobs: opts.blobs });
   await app.register(agentsPlugin);
+  await app.register(responsesPlugin);
 
   await app.register(healthRoutes);
   await app.register(organizationRoutes, { prefix: "/v1/organization" });

@@ -97,6 +97,8 @@ export interface ServiceConfig {
   mcpSessionIdleSeconds: number;
   /** Open MCP sessions allowed per API key. */
   mcpMaxSessionsPerKey: number;
+  /** Stored responses expire this many days after creation (RESPONSES_RETENTION_DAYS, default 30 as OpenAI); 0 keeps them forever. */
+  responsesRetentionDays: number;
   /** Traces to an OTLP collector; undefined (off) unless an OTLP endpoint is set. */
   tracing?: TracingConfig;
 }
@@ -317,6 +319,7 @@ function readConfig(env: Env): ServiceConfig {
     },
     mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
+    responsesRetentionDays: int(env, "RESPONSES_RETENTION_DAYS", 30, 0, 36_500),
     tracing: tracingConfig(env),
   };
 }

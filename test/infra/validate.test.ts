@@ -230,6 +230,14 @@ describe("stack validation", () => {
     expect(serviceSettings(specOf("prod-aws")).env.RATE_LIMIT_TPM).toBeUndefined();
   });
 
+  it("renders api.responsesRetentionDays as RESPONSES_RETENTION_DAYS, 0 included, within what the service accepts", () => {
+    expect(paths(issuesOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: -1 })))).toEqual(["api.responsesRetentionDays"]);
+    expect(paths(issuesOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: 36_501 })))).toEqual(["api.responsesRetentionDays"]);
+    expect(serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: 0 }))).env.RESPONSES_RETENTION_DAYS).toBe("0");
+    expect(serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: 7 }))).env.RESPONSES_RETENTION_DAYS).toBe("7");
+    expect(serviceSettings(specOf("prod-aws")).env.RESPONSES_RETENTION_DAYS).toBeUndefined();
+  });
+
   it("rejects unknown keys, so a typo is not silently ignored", () => {
     const issues = issuesOf("local", (r) => {
       r.company.langauge = "en";

@@ -46,6 +46,8 @@ describe("configuration from the environment", () => {
     ["MCP_MAX_SESSIONS_PER_KEY", "2.5", "MCP_MAX_SESSIONS_PER_KEY must be an integer >= 1 (got '2.5')"],
     ["RATE_LIMIT_RPM", "0", "RATE_LIMIT_RPM must be an integer from 1 to 2147483647 (got '0')"],
     ["RATE_LIMIT_TPM", "lots", "RATE_LIMIT_TPM must be an integer from 1 to 2147483647 (got 'lots')"],
+    ["RESPONSES_RETENTION_DAYS", "-1", "RESPONSES_RETENTION_DAYS must be an integer from 0 to 36500 (got '-1')"],
+    ["RESPONSES_RETENTION_DAYS", "30d", "RESPONSES_RETENTION_DAYS must be an integer from 0 to 36500 (got '30d')"],
     ["JSON_BODY_LIMIT", "5 TB", "JSON_BODY_LIMIT must be a byte size such as 5242880, 5120k or 512m (got '5 TB')"],
     ["FILE_MAX_BYTES", "big", "FILE_MAX_BYTES must be a byte size such as 5242880, 5120k or 512m (got 'big')"],
     ["DATABASE_SCHEMA", "Agent Port", "DATABASE_SCHEMA must be a lower-case SQL identifier (got 'Agent Port')"],
@@ -99,6 +101,7 @@ describe("configuration from the environment", () => {
       DATABASE_URL: "postgresql://u@db/x",
       S3_ENDPOINT: "http://127.0.0.1:9000",
       MAX_CONNECTIONS: "",
+      RESPONSES_RETENTION_DAYS: "0",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -111,7 +114,9 @@ describe("configuration from the environment", () => {
       redisUrl: "rediss://:pw@redis:6380",
       databaseUrl: "postgresql://u@db/x",
       http: { maxConnections: 10_000 },
+      responsesRetentionDays: 0,
     });
+    expect(loadConfig(base()).responsesRetentionDays).toBe(30);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ServiceConfig } from "../config.js";
 import type { ApiKeyPrincipal, ApiKeys } from "../domain/api-keys.js";
 import type { ConfiguredAgents } from "../domain/agents/registry.js";
 import type { Files } from "../domain/files/files.js";
+import type { ResponseStore } from "../domain/responses/response-store.js";
 import type { Db } from "../store/db.js";
 import type { Member } from "../domain/member-token.js";
 
@@ -15,6 +16,8 @@ declare module "fastify" {
     agents: ConfiguredAgents;
     /** Uploaded files: blob store, metadata, ranked retrieval (`files.search` is the agents' FileSearch). */
     files: Files;
+    /** Stored responses (POST /v1/responses with `store`), within the retention. */
+    responses: ResponseStore;
     /** Aborted when the shutdown grace period has run out: streams still open end with an error event. */
     drainDeadline: AbortSignal;
   }

@@ -45,6 +45,27 @@ describe("the agents file", () => {
     ]);
   });
 
+  it("says what a field of the wrong type accepts, and that a missing one is required", () => {
+    const text = JSON.stringify({
+      agents: [
+        { id: "up", kind: "llm", model: "m", responses: "yes", embeddings: 3 },
+        { id: "fast", kind: "llm", model: null },
+        { id: "docs", kind: "files", aliases: "docs-v1" },
+        { kind: "synthetic" },
+        "an agent",
+      ],
+    });
+    expect(problems(text, "a.json")).toEqual([
+      "agents[0] (id 'up'): field 'embeddings' must be a boolean",
+      "agents[0] (id 'up'): field 'responses' must be a boolean",
+      "agents[1] (id 'fast'): field 'model' must be a string",
+      "agents[2] (id 'docs'): field 'aliases' must be an array",
+      "agents[3]: field 'id' is required",
+      "agents[3]: field 'tokens' is required",
+      "agents[4]: the agent must be an object",
+    ]);
+  });
+
   it("says what is wrong with the document itself", () => {
     expect(problems("agents: [", "a.yaml")[0]).toMatch(/^not valid YAML/);
     expect(problems("{", "a.json")[0]).toMatch(/^not valid JSON/);

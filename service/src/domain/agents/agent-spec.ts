@@ -94,11 +94,17 @@ function where(index: number, raw: unknown): string {
   return typeof declared === "string" ? `agents[${index}] (id '${declared}')` : `agents[${index}]`;
 }
 
+/** "a boolean", "an array": zod's expected type as a phrase. */
+function withArticle(expected: string): string {
+  return `${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${field ? `${field}.` : ""}${k}'`).join(", ")}`;
   if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
-  if (issue.code === "invalid_type" && issue.input === undefined) return `field '${field}' is required`;
+  // The input is reported (validateAgents asks for it): absent means missing, present means the wrong type.
+  if (issue.code === "invalid_type") return issue.input === undefined ? `field '${field}' is required` : `${field ? `field '${field}'` : "the agent"} must be ${withArticle(issue.expected)}`;
   const message = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
   return field ? `field '${field}': ${message}` : message;
 }
@@ -118,7 +124,7 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
       if (earlier !== undefined) problems.push(`${where(i, raw)}: id '${declared}' is already used by agents[${earlier}]`);
       else seen.set(declared, i);
     }
-    const parsed = AgentSpecSchema.safeParse(raw);
+    const parsed = AgentSpecSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.push(`${where(i, raw)}: ${describeIssue(issue)}`);
       return;

@@ -2,6 +2,8 @@
  * Stored responses in the metadata store (migration 008), scoped to a project: an id of another
  * project is as unknown as one never stored. `conversation` walks `previous_response_id` links in
  * one recursive query, bounded in depth and in bytes, so any replica rebuilds the same history.
+ * A response older than the retention is as unknown as a deleted one on every read, judged by the
+ * database's clock so all replicas agree; `deleteExpired` removes such rows (retention-sweep.ts).
  */
 import type { Db } from "../../store/db.js";
 import type { ContentPart, InputItem, OutputItem, ResponseObject } from "./types.js";
@@ -20,10 +22,23 @@ interface Row {
   response: string;
 }
 
+export interface ResponseStoreOptions {
+  /** Days a response is kept after its creation; 0 (the default): forever. */
+  retentionDays?: number;
+}
+
 export class ResponseStore {
   private readonly db: Db;
-  constructor(db: Db) {
+  /** SQL true for a row still within the retention (`r.` prefixed where the query aliases the table). */
+  private readonly live: (table?: string) => string;
+  private readonly cutoff?: string;
+  constructor(db: Db, opts: ResponseStoreOptions = {}) {
     this.db = db;
+    const days = opts.retentionDays ?? 0;
+    if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, not ${days}`);
+    // Inlined (a checked integer): every query keeps its own parameters, and the planner sees a constant.
+    this.cutoff = days > 0 ? `now() - interval '${days} days'` : undefined;
+    this.live = (table = "") => (this.cutoff ? `${table}created_at > ${this.cutoff}` : "true");
   }
 
   async save(projectId: string, response: ResponseObject, items: readonly InputItem[]): Promise<void> {
@@ -36,19 +51,33 @@ export class ResponseStore {
   }
 
   async get(projectId: string, id: string): Promise<ResponseObject | undefined> {
-    const { rows } = await this.db.query<{ response: string }>("SELECT response FROM responses WHERE project_id = $1 AND id = $2", [projectId, id]);
+    const { rows } = await this.db.query<{ response: string }>(`SELECT response FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`, [projectId, id]);
     return rows[0] && (JSON.parse(rows[0].response) as ResponseObject);
   }
 
   async inputItems(projectId: string, id: string): Promise<InputItem[] | undefined> {
-    const { rows } = await this.db.query<{ input_items: string }>("SELECT input_items FROM responses WHERE project_id = $1 AND id = $2", [projectId, id]);
+    const { rows } = await this.db.query<{ input_items: string }>(`SELECT input_items FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`, [projectId, id]);
     return rows[0] && (JSON.parse(rows[0].input_items) as InputItem[]);
   }
 
-  /** True when it was there to delete. */
+  /** True when it was there to delete; an expired row goes too, but was not there for the caller. */
   async delete(projectId: string, id: string): Promise<boolean> {
-    const { rowCount } = await this.db.query("DELETE FROM responses WHERE project_id = $1 AND id = $2", [projectId, id]);
-    return rowCount > 0;
+    const { rows } = await this.db.query<{ live: boolean }>(`DELETE FROM responses WHERE project_id = $1 AND id = $2 RETURNING ${this.live()} AS live`, [projectId, id]);
+    return rows[0]?.live === true;
+  }
+
+  /**
+   * Removes at most `limit` expired responses, oldest first; the number removed. Replicas sweeping
+   * at once take different rows (SKIP LOCKED) instead of waiting on each other's.
+   */
+  async deleteExpired(limit: number): Promise<number> {
+    if (!this.cutoff) return 0;
+    const { rowCount } = await this.db.query(
+      `DELETE FROM responses WHERE id IN (
+         SELECT id FROM responses WHERE created_at <= ${this.cutoff} ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    );
+    return rowCount;
   }
 
   /**
@@ -60,11 +89,11 @@ export class ResponseStore {
     // The links and sizes first: the texts are read only for a chain within the bounds.
     const { rows: links } = await this.db.query<{ id: string; bytes: number }>(
       `WITH RECURSIVE chain AS (
-         SELECT id, previous_response_id, bytes, 1 AS depth FROM responses WHERE project_id = $1 AND id = $2
+         SELECT id, previous_response_id, bytes, 1 AS depth FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}
          UNION ALL
          SELECT r.id, r.previous_response_id, r.bytes, c.depth + 1
            FROM responses r JOIN chain c ON r.id = c.previous_response_id AND r.project_id = $1
-          WHERE c.depth <= $3
+          WHERE c.depth <= $3 AND ${this.live("r.")}
        )
        SELECT id, bytes FROM chain ORDER BY depth DESC`,
       [projectId, id, MAX_CHAIN_DEPTH],
@@ -73,7 +102,7 @@ export class ResponseStore {
     if (links.length > MAX_CHAIN_DEPTH) throw new ConversationTooLong(`the conversation chains more than ${MAX_CHAIN_DEPTH} responses`);
     const bytes = links.reduce((sum, link) => sum + Number(link.bytes), 0);
     if (bytes > MAX_CHAIN_BYTES) throw new ConversationTooLong(`the conversation's stored items exceed ${MAX_CHAIN_BYTES} bytes`);
-    const { rows } = await this.db.query<Row>("SELECT id, input_items, response FROM responses WHERE project_id = $1 AND id = ANY($2)", [projectId, links.map((l) => l.id)]);
+    const { rows } = await this.db.query<Row>(`SELECT id, input_items, response FROM responses WHERE project_id = $1 AND id = ANY($2) AND ${this.live()}`, [projectId, links.map((l) => l.id)]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const items: InputItem[] = [];
     for (const link of links) {

@@ -9,7 +9,6 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { responseNotFound } from "../../../errors.js";
 import { listedItem } from "../../../domain/responses/input-items.js";
-import { ResponseStore } from "../../../domain/responses/response-store.js";
 import { responses } from "../../responses.js";
 import { forwardJson, forwardStream } from "./forward.js";
 import { jsonResponse } from "./json.js";
@@ -26,7 +25,7 @@ const InputItemsQuery = Type.Object({
 export default async function responsesRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.removeContentTypeParser("text/plain");
-  const store = new ResponseStore(app.db);
+  const store = app.responses;
 
   // As for chat: the request is the run, reserved once the agent is known; a request refused
   // before that still costs its request unit.

@@ -1,0 +1,21 @@
+/**
+ * Stored responses (`app.responses`): the store, hiding responses older than the retention
+ * (RESPONSES_RETENTION_DAYS), and the periodic sweep that removes them from the table.
+ */
+import fp from "fastify-plugin";
+import { ResponseStore } from "../domain/responses/response-store.js";
+import { RetentionSweep } from "../domain/responses/retention-sweep.js";
+
+export default fp(
+  async (app) => {
+    const retentionDays = app.config.responsesRetentionDays;
+    const store = new ResponseStore(app.db, { retentionDays });
+    app.decorate("responses", store);
+    if (retentionDays === 0) return; // kept forever: nothing to sweep
+    const sweep = new RetentionSweep(store, app.log);
+    sweep.start();
+    // Registered after the store, so this runs before it closes.
+    app.addHook("onClose", () => sweep.stop());
+  },
+  { name: "responses", dependencies: ["store"] },
+);
