@@ -58,7 +58,7 @@ describe("CLI usage", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it("keys create --client prints that client's MCP configuration, and refuses an unknown client with exit 2", async () => {
+  it("keys create --client prints that client's MCP configuration, and refuses an unknown client with exit 2", { timeout: 120_000 }, async () => {
     const r = await cli("keys", "create", "--name", "vscode user", "--client", "vscode");
     expect(r.code).toBe(0);
     const secret = /API secret key \(shown once, store it now\): (ap-\S+)/.exec(r.stdout)?.[1];

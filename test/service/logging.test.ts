@@ -25,7 +25,7 @@ async function appLoggingAtInfo(loggerOptions: Record<string, unknown> = {}) {
 }
 
 describe("structured logs", () => {
-  it("carry a request id and never a secret, a key or a member token", async () => {
+  it("carry a request id and never a secret, a key or a member token", { timeout: 120_000 }, async () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _enc, done) {

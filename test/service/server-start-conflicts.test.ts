@@ -49,7 +49,7 @@ function startServer(env: Record<string, string>, ms = 60_000) {
 }
 
 describe("server start", () => {
-  it("on a busy port: one line naming the port and PORT, a non-zero exit, no server.json left", async () => {
+  it("on a busy port: one line naming the port and PORT, a non-zero exit, no server.json left", { timeout: 120_000 }, async () => {
     const busy = await listening();
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
     try {
@@ -63,7 +63,7 @@ describe("server start", () => {
     }
   });
 
-  it("starts over a stale server.json whose pid is now another process and whose URL does not answer", async () => {
+  it("starts over a stale server.json whose pid is now another process and whose URL does not answer", { timeout: 120_000 }, async () => {
     const deadUrl = `http://127.0.0.1:${await freePort()}`;
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
     // This test process is alive and is not an agentport server: the pid of an unrelated process.
@@ -80,7 +80,7 @@ describe("server start", () => {
     }
   });
 
-  it("still refuses a data dir held by a server that answers", async () => {
+  it("still refuses a data dir held by a server that answers", { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
     const port = await freePort();
     const first = await startServer({ PORT: String(port), DATA_DIR: dataDir });
