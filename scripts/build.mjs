@@ -8,7 +8,7 @@
  * starts the service with the same environment variables as `npm start`.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -64,6 +64,14 @@ await build({
   legalComments: "linked",
   logLevel: "warning",
 });
+
+// V8 keeps each loaded script's source in the heap, at two bytes a character when any character is
+// beyond Latin-1: the server's bundle held 6.8 MB instead of 3.4 MB. esbuild writes code in ASCII
+// (its default charset escapes the rest), so what is left beyond it is in comments, where a "?" does.
+for (const file of readdirSync(out).filter((f) => f.endsWith(".js"))) {
+  const code = readFileSync(join(out, file), "utf8");
+  if (/[^\x00-\x7f]/.test(code)) writeFileSync(join(out, file), code.replace(/[^\x00-\x7f]/g, "?"));
+}
 
 // Read at run time next to the bundle: migrate.ts resolves ./migrations from its own URL.
 cpSync(join(root, "service/src/store/migrations"), join(out, "migrations"), { recursive: true });

@@ -2,7 +2,6 @@
 import fp from "fastify-plugin";
 import { loadAgentSpecs } from "../domain/agents/agents-file.js";
 import { ConfiguredAgents } from "../domain/agents/registry.js";
-import { tokenCounter } from "../domain/agents/tokens.js";
 
 export interface AgentsPluginOptions {
   /** Environment for agents' `base_url_env`/`api_key_env` references; default process.env. */
@@ -16,9 +15,8 @@ export default fp<AgentsPluginOptions>(
     // The default chat agent's upstream model; only meaningful with an upstream configured.
     const upstreamModel = config.llmBaseUrl ? config.llmModel : undefined;
     const specs = loadAgentSpecs(config.agentsFile, upstreamModel);
-    // Offline agents count their usage with the tokenizer: load it before the server listens, since
-    // evaluating the encoding holds the event loop for ~0.3 s (every open stream would stall).
-    if (specs.some((spec) => spec.kind !== "llm")) await tokenCounter();
+    // The tokenizer offline agents count usage with loads on their first request (tokens.ts): an
+    // idle replica does not hold its ~45 MB.
     const registry = new ConfiguredAgents({
       prefix: config.modelPrefix,
       specs,

@@ -2,9 +2,9 @@
  * Token counts for the usage of agents that have no upstream to report it: OpenAI's o200k_base
  * encoding (GPT-4o and later), so offline usage is counted as a current OpenAI model would count it.
  *
- * Loaded on first use, not at import: the encoding costs ~0.3 s and ~50 MB, which a deployment
- * whose agents all call an upstream (it reports usage itself) never pays. The agents plugin awaits
- * it before the server listens when offline agents are configured, so no request waits for it.
+ * Loaded on first use, not at import or start: the encoding costs ~0.3 s and ~45 MB of RSS, which
+ * a replica pays only once an offline agent (or an upstream that reports no usage) is asked. The
+ * first such request waits for it, once per process.
  *
  * A client's text is counted without holding the event loop or growing the heap. BPE is quadratic
  * in the length of one pre-token, and text with no spaces (random CJK above all, ~5 µs a character

@@ -5,8 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { createMcpServer } from "../../mcp/server.js";
+import { mcpSdk } from "../../mcp/sdk.js";
 import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
 import { sessionDeps } from "./session-deps.js";
@@ -24,6 +23,7 @@ export default async function sseRoutes(instance: FastifyInstance) {
   const messagesPath = `${new URL(app.config.publicUrl).pathname.replace(/\/+$/, "")}/mcp/messages`;
 
   app.get("/sse", async (request, reply) => {
+    const { SSEServerTransport, createMcpServer } = await mcpSdk();
     const { keyId, projectId } = request.auth;
     const reservation = sessions.reserve(keyId);
     if (!reservation) {

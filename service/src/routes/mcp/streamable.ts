@@ -6,9 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpServer } from "../../mcp/server.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { mcpSdk, type McpSdk } from "../../mcp/sdk.js";
 import type { McpSession } from "../../mcp/session-registry.js";
 import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 import { tooManyMcpSessions } from "../../errors.js";
@@ -32,7 +31,7 @@ function parseJson(body: unknown): { ok: true; value: unknown } | { ok: false } 
 /** Largest JSON-RPC batch accepted (clients of protocol versions before 2025-06-18 may batch). */
 export const MAX_BATCH = 16;
 
-const isInitialize = (message: unknown) =>
+const isInitialize = ({ isInitializeRequest }: McpSdk, message: unknown) =>
   Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
 
 /** The caller's session, or a refusal already sent. Another key's session is "not found" too. */
@@ -90,7 +89,7 @@ function postedMessage(request: FastifyRequest, reply: FastifyReply): { value: u
 }
 
 /** An initialize without a session: a new session with its own transport and server, within the key's session limit. */
-async function openSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, message: unknown) {
+async function openSession(sdk: McpSdk, app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, message: unknown) {
   const sessions = app.mcpSessions;
   const { keyId, projectId } = request.auth;
   const reservation = sessions.reserve(keyId);
@@ -99,8 +98,8 @@ async function openSession(app: FastifyInstance, request: FastifyRequest, reply:
     request.log.info({ max }, "mcp session refused: key at its session limit");
     return rpcApiError(reply, tooManyMcpSessions(max));
   }
-  const server = createMcpServer(sessionDeps(app, request));
-  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+  const server = sdk.createMcpServer(sessionDeps(app, request));
+  const transport: StreamableHTTPServerTransport = new sdk.StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     keepAliveMs: app.config.heartbeatSeconds * 1000,
     onsessioninitialized: (id) => {
@@ -134,10 +133,11 @@ export default async function streamableRoutes(app: FastifyInstance) {
       cancelOnDisconnect(reply.raw, session.transport, message.value);
       return forward(request, reply, session.transport, message.value);
     }
-    if (!isInitialize(message.value)) {
+    const sdk = await mcpSdk();
+    if (!isInitialize(sdk, message.value)) {
       return rpcError(reply, 400, RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
     }
-    return openSession(app, request, reply, message.value);
+    return openSession(sdk, app, request, reply, message.value);
   });
 
   app.get("/", async (request, reply) => {
