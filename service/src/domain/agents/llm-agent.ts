@@ -124,23 +124,41 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const MAX_REFUSAL_BYTES = 64 * 1024;
 
 class AnswerTooLarge extends Error {}
+const ignore = () => {};
 
-/** The body as text, or AnswerTooLarge once it passes `max` bytes (the upstream request is then dropped). */
-export async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
-  const declared = Number(res.headers["content-length"]);
-  const parts: Buffer[] = [];
-  let bytes = 0;
-  try {
-    if (declared > max) throw new AnswerTooLarge();
-    for await (const part of res.body) {
-      bytes += (part as Buffer).length;
-      if (bytes > max) throw new AnswerTooLarge();
-      parts.push(part as Buffer);
-    }
-  } finally {
-    if (!res.body.readableEnded) res.body.destroy();
+/**
+ * The body as text, or AnswerTooLarge once it passes `max` bytes (the upstream request is then
+ * dropped). Read from its data events into one promise: an async iterator costs a promise per
+ * chunk and a stream-end watcher per answer.
+ */
+export function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
+  const body = res.body;
+  if (Number(res.headers["content-length"]) > max) {
+    body.destroy();
+    return Promise.reject(new AnswerTooLarge());
   }
-  return Buffer.concat(parts).toString("utf8");
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    const fail = (err: Error) => {
+      // Its own error on being destroyed now is expected: heard, not thrown.
+      body.off("data", onData).off("end", onEnd).off("close", onClose).on("error", ignore);
+      if (!body.readableEnded) body.destroy();
+      reject(err);
+    };
+    const onData = (part: Buffer) => {
+      bytes += part.length;
+      if (bytes > max) return fail(new AnswerTooLarge());
+      parts.push(part);
+    };
+    const onEnd = () => {
+      body.off("error", fail).off("close", onClose);
+      resolve(parts.length === 1 ? parts[0].toString("utf8") : Buffer.concat(parts).toString("utf8"));
+    };
+    // Closed before its end without an error (destroyed by the caller).
+    const onClose = () => fail(new Error("the answer was cut short"));
+    body.on("data", onData).once("end", onEnd).once("error", fail).once("close", onClose);
+  });
 }
 
 async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, onError: UpstreamErrorListener): AsyncGenerator<AgentEvent> {

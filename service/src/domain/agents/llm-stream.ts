@@ -5,6 +5,7 @@
 import type { Dispatcher } from "undici";
 import { ApiError, upstreamFailed } from "../../errors.js";
 import { membersAfterHead } from "./answer-members.js";
+import { BodyReads } from "./body-reads.js";
 import { MAX_EVENT_CHARS, SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
 import { choicesProblem, codeForLog, connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
@@ -109,8 +110,9 @@ export async function* fromStream(
   const reader = new SseReader();
   const state = new StreamState(ctx);
   try {
-    for await (const chunk of res.body) {
-      for (const event of state.read(reader, chunk as Uint8Array)) yield event;
+    const reads = new BodyReads(res.body);
+    for (let chunk = await reads.next(); chunk !== undefined; chunk = await reads.next()) {
+      for (const event of state.read(reader, chunk)) yield event;
       if (state.broken) throw state.broken;
     }
     for (const event of state.read(reader)) yield event;
