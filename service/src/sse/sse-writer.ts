@@ -49,6 +49,7 @@ export class SseWriter {
   private pending = "";
   /** Something was written: the headers have gone (writeHead alone only stores them). */
   private wrote = false;
+  /** Made only when `drained()` waits on a queued batch: most batches nobody waits for. */
   private flushing?: Promise<void>;
   private resolveFlush?: () => void;
 
@@ -105,19 +106,22 @@ export class SseWriter {
 
   private queue(text: string): boolean {
     if (this.closed) return false;
-    if (this.pending === "") {
-      this.flushing = new Promise((resolve) => (this.resolveFlush = resolve));
-      setImmediate(() => this.flush());
-    }
+    if (this.pending === "") setImmediate(() => this.flush());
     this.pending += text;
     if (this.pending.length > 65_536) this.flush();
     return !this.res.writableNeedDrain;
   }
 
+  private settle(): void {
+    const resolve = this.resolveFlush;
+    this.flushing = this.resolveFlush = undefined;
+    resolve?.();
+  }
+
   private flush(): void {
     const chunk = this.pending;
     this.pending = "";
-    this.resolveFlush?.();
+    this.settle();
     if (chunk === "" || this.res.writableEnded) return;
     this.heartbeat.refresh();
     this.wrote = true;
@@ -126,7 +130,7 @@ export class SseWriter {
 
   /** Resolves when the queued events are written and the socket can take more, or the client is gone. */
   async drained(): Promise<void> {
-    await this.flushing;
+    if (this.pending !== "") await (this.flushing ??= new Promise((resolve) => (this.resolveFlush = resolve)));
     if (this.closed || !this.res.writableNeedDrain) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -145,7 +149,7 @@ export class SseWriter {
     if (this.res.writableEnded) return;
     const chunk = this.pending;
     this.pending = "";
-    this.resolveFlush?.();
+    this.settle();
     if (chunk) this.res.end(chunk);
     else this.res.end();
   }
