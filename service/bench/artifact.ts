@@ -20,13 +20,28 @@ const IDLE_GOALS: Array<[string, EntryKind, string | null, number]> = [
   ["built on PostgreSQL", "built", process.env.BENCH_DATABASE_URL ?? LOCAL_POSTGRES, 120],
 ];
 
-/** RSS of the service started on its own, warm, after a second idle. */
-async function idleRss(kind: EntryKind, upstream: string, databaseUrl: string | null): Promise<number> {
+/**
+ * RSS of the service started on its own, warm, once idle: after a second, then a sample a second
+ * until two agree within 2 MB (at most 10 s). On Node 24 V8 recompiles PGlite's hot WebAssembly
+ * in the background for a few seconds after start, holding ~300 MB more meanwhile; both figures
+ * are printed.
+ */
+async function idleRss(kind: EntryKind, upstream: string, databaseUrl: string | null): Promise<{ atOneSecond: number; settled: number }> {
   const env = benchEnv(kind, upstream, databaseUrl);
   const r = await startWarm(kind, env);
+  const second = () => new Promise((res) => setTimeout(res, 1000));
   try {
-    await new Promise((res) => setTimeout(res, 1000));
-    return rssMb(r.child.pid!);
+    await second();
+    const atOneSecond = rssMb(r.child.pid!);
+    let settled = atOneSecond;
+    for (let i = 0; i < 9; i++) {
+      await second();
+      const now = rssMb(r.child.pid!);
+      const steady = Math.abs(now - settled) <= 2;
+      settled = now;
+      if (steady) break;
+    }
+    return { atOneSecond, settled };
   } finally {
     await stopService(r);
     rmSync(env.DATA_DIR, { recursive: true, force: true });
@@ -67,13 +82,13 @@ export async function run(): Promise<void> {
     }
     const { built, tsx } = figures;
     console.log(`  cold start (warm data dir): built ${built.startMs.toFixed(0)} ms, npm start's way ${tsx.startMs.toFixed(0)} ms`);
-    console.log(`  idle RSS: built ${built.rss.toFixed(0)} MB, npm start's way ${tsx.rss.toFixed(0)} MB`);
+    console.log(`  RSS right after start: built ${built.rss.toFixed(0)} MB, npm start's way ${tsx.rss.toFixed(0)} MB`);
     for (const path of Object.keys(built.rps)) rows.push([path, built.rps[path], tsx.rps[path]]);
     console.log(`  ${"path".padEnd(16)} ${"built req/s".padStart(12)} ${"tsx req/s".padStart(12)} ${"ratio".padStart(7)}`);
     for (const [path, b, t] of rows) console.log(`  ${path.padEnd(16)} ${b.toFixed(0).padStart(12)} ${t.toFixed(0).padStart(12)} ${(b / t).toFixed(2).padStart(7)}`);
     for (const [what, kind, databaseUrl, goal] of IDLE_GOALS) {
-      const rss = await idleRss(kind, upstream.info.url, databaseUrl);
-      console.log(`  idle RSS, ${what}: ${rss.toFixed(0)} MB (goal ≤ ${goal} MB) ${rss <= goal ? "ok" : "MISSED"}`);
+      const { atOneSecond, settled } = await idleRss(kind, upstream.info.url, databaseUrl);
+      console.log(`  idle RSS, ${what}: ${settled.toFixed(0)} MB settled, ${atOneSecond.toFixed(0)} MB a second after start (goal ≤ ${goal} MB) ${settled <= goal ? "ok" : "MISSED"}`);
     }
   } finally {
     await upstream.stop();

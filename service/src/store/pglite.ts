@@ -11,7 +11,6 @@
  */
 import { mkdirSync } from "node:fs";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable, QueryResult } from "./db.js";
 import { templateFor } from "./pglite-template.js";
@@ -40,29 +39,14 @@ function wrap(q: { query: PGlite["query"] }): Queryable {
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"];
 
 /**
- * PGlite's WebAssembly is compiled by V8's baseline compiler only, while it is opened: the
- * optimizing tier would recompile its hot functions in the background and keep ~50 MB more
- * resident for the process's life. The flag is put back at once, so WebAssembly compiled later
- * (the HTTP client's parser) is optimized as before.
- */
-async function baselineCompiled<T>(open: () => Promise<T>): Promise<T> {
-  setFlagsFromString("--liftoff-only");
-  try {
-    return await open();
-  } finally {
-    setFlagsFromString("--no-liftoff-only");
-  }
-}
-
-/**
  * Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. A new data dir
  * starts from the prebuilt template when there is one for this PGlite (see pglite-template.ts).
  */
 export async function openPglite(dataDir?: string, opts: { templateDir?: string; log?: (msg: string) => void } = {}): Promise<Db> {
-  if (!dataDir) return pgliteDb(await baselineCompiled(() => PGlite.create({ startParams: EMBEDDED_START_PARAMS })));
+  if (!dataDir) return pgliteDb(await PGlite.create({ startParams: EMBEDDED_START_PARAMS }));
   mkdirSync(dataDir, { recursive: true });
   const template = templateFor(dataDir, opts.templateDir);
-  const db = pgliteDb(await baselineCompiled(() => PGlite.create(dataDir, { loadDataDir: template, startParams: EMBEDDED_START_PARAMS })));
+  const db = pgliteDb(await PGlite.create(dataDir, { loadDataDir: template, startParams: EMBEDDED_START_PARAMS }));
   if (template) opts.log?.(`embedded store created in ${dataDir} from the prebuilt template`);
   return db;
 }
