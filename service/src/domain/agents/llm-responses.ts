@@ -7,13 +7,13 @@
  * answer must be a response object, a stream's events JSON objects with a `type`.
  */
 import type { Dispatcher } from "undici";
-import { ApiError, upstreamFailed } from "../../errors.js";
+import { upstreamFailed } from "../../errors.js";
 import type { LlmSpec } from "./agent-spec.js";
 import { MAX_ANSWER_BYTES, readCapped, type UpstreamEndpoint } from "./llm-agent.js";
-import { MAX_EVENT_CHARS, SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
+import { SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { Agent, AgentContext, ChatRequest, ForwardedResponse } from "./types.js";
 import { sendWithRetries, type RetryListener, type UpstreamCaller } from "./upstream-retry.js";
-import { connectFailure, type UpstreamErrorListener } from "./upstream-wire.js";
+import { streamReadFailure, type UpstreamErrorListener } from "./upstream-wire.js";
 
 type Json = Record<string, unknown>;
 
@@ -59,10 +59,7 @@ async function* readEvents(res: Dispatcher.ResponseData, ctx: AgentContext, onEr
     yield* parsed(reader.end());
   } catch (err) {
     if (ctx.upstreamSignal.aborted) throw err;
-    if (!(err instanceof ApiError || err instanceof SyntaxError || err instanceof SseEventTooLarge)) throw connectFailure(err, onError);
-    onError("bad_response");
-    if (err instanceof SseEventTooLarge) throw upstreamFailed(`its stream sent an event of over ${MAX_EVENT_CHARS} characters`);
-    throw err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");
+    throw streamReadFailure(err, onError);
   } finally {
     if (!res.body.readableEnded) res.body.destroy();
   }

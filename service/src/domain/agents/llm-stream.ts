@@ -3,12 +3,12 @@
  * with what the caller accounts for read on the way (content, finish, usage, errors).
  */
 import type { Dispatcher } from "undici";
-import { ApiError, upstreamFailed } from "../../errors.js";
+import { upstreamFailed } from "../../errors.js";
 import { membersAfterHead } from "./answer-members.js";
 import { BodyReads } from "./body-reads.js";
-import { MAX_EVENT_CHARS, SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
+import { SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
-import { choicesProblem, codeForLog, connectFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import { choicesProblem, codeForLog, streamReadFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
 
 const NONE: AgentEvent[] = [];
 const ANSWERING: AgentEvent = { type: "answering" };
@@ -119,10 +119,7 @@ export async function* fromStream(
     if (state.broken) throw state.broken;
   } catch (err) {
     if (ctx.upstreamSignal.aborted) throw err;
-    if (!(err instanceof ApiError || err instanceof SyntaxError || err instanceof SseEventTooLarge)) throw connectFailure(err, onError);
-    onError("bad_response");
-    if (err instanceof SseEventTooLarge) throw upstreamFailed(`its stream sent an event of over ${MAX_EVENT_CHARS} characters`);
-    throw err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");
+    throw streamReadFailure(err, onError);
   } finally {
     // Anything else that ended the loop (a consumer gone, an error) drops the upstream request.
     if (!res.body.readableEnded) res.body.destroy();

@@ -1,5 +1,6 @@
 /** Upstream wire shapes and the helpers both reply forms (JSON, stream) share. */
-import { upstreamFailed, upstreamMisconfigured, upstreamRateLimited, upstreamRejected, upstreamTimeout, type ApiError } from "../../errors.js";
+import { ApiError, upstreamFailed, upstreamMisconfigured, upstreamRateLimited, upstreamRejected, upstreamTimeout } from "../../errors.js";
+import { MAX_EVENT_CHARS, SseEventTooLarge } from "../../sse/sse-reader.js";
 import { tokenCounter } from "./tokens.js";
 import type { ChatRequest, UsageEvent } from "./types.js";
 
@@ -29,6 +30,17 @@ export function connectFailure(err: unknown, onError: UpstreamErrorListener): Er
   onError(timeout ? "timeout" : "connection");
   if (timeout) return upstreamTimeout(`no answer (${code})`);
   return upstreamFailed(code ? `could not reach it (${code})` : "could not reach it");
+}
+
+/**
+ * What a broken upstream stream is to the caller: a network failure as connectFailure says, an
+ * oversized event or invalid JSON as a bad answer (502), our own ApiError as it is.
+ */
+export function streamReadFailure(err: unknown, onError: UpstreamErrorListener): Error {
+  if (!(err instanceof ApiError || err instanceof SyntaxError || err instanceof SseEventTooLarge)) return connectFailure(err, onError);
+  onError("bad_response");
+  if (err instanceof SseEventTooLarge) return upstreamFailed(`its stream sent an event of over ${MAX_EVENT_CHARS} characters`);
+  return err instanceof ApiError ? err : upstreamFailed("its stream carried invalid JSON");
 }
 
 /**
