@@ -41,12 +41,13 @@ describe("per-key limits while Redis stalls or is away", () => {
     expect(await ready()).toMatchObject({ status: "ready", limits: "redis" });
 
     // Redis accepts but never answers: each limited request still answers, counted in this replica.
+    // Sent at once, their reservations leave in one pipelined write that stalls as a whole.
     const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
     admin.on("error", () => {});
     await admin.call("CLIENT", "PAUSE", "60000", "ALL");
-    const paused = [];
-    for (let i = 0; i < 4; i++) paused.push(await models());
-    expect(paused).toEqual([200, 200, 200, 429]);
+    const paused = await Promise.all(Array.from({ length: 4 }, () => models()));
+    expect(paused.sort()).toEqual([200, 200, 200, 429]);
+    expect(await models()).toBe(429);
     expect(await ready()).toMatchObject({ status: "degraded", limits: "degraded" });
     expect((await scrape(origin)).value("agentport_rate_limit_degraded", {})).toBe(1);
 
