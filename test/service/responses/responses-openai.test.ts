@@ -103,6 +103,10 @@ describe("offline agents", () => {
       status: 400,
       error: { param: "input[0].content[1].type" },
     });
+    // A reasoning item (dropped before the agent sees the input) still counts in the index.
+    const reasoning = { type: "reasoning", id: "rs_1", summary: [] } as const;
+    const image = { role: "user", content: [{ type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }] } as const;
+    await expect(h.client.responses.create({ model: "agentport/synth", input: [reasoning, image] as never })).rejects.toMatchObject({ status: 400, error: { param: "input[1].content[0].type" } });
     await expect(h.client.responses.create({ model: "agentport/synth", input: "x", text: { format: { type: "json_object" } } })).rejects.toMatchObject({ status: 400, error: { param: "text.format" } });
   });
 

@@ -95,7 +95,7 @@ export function toChat(body: ResponsesBody, history: readonly InputItem[], items
   if (body.service_tier != null) chat.service_tier = body.service_tier;
   if (body.reasoning?.effort) chat.reasoning_effort = body.reasoning.effort;
   if (body.text?.verbosity) chat.verbosity = body.text.verbosity;
-  if (kind !== "llm") refuseImages(items);
+  if (kind !== "llm") refuseImages(body.input);
   try {
     return toChatRequest(chat, kind);
   } catch (err) {
@@ -105,11 +105,17 @@ export function toChat(body: ResponsesBody, history: readonly InputItem[], items
   }
 }
 
-/** Offline agents read text only: an image in the input is refused under its input param. */
-function refuseImages(items: readonly InputItem[]): void {
-  items.forEach((item, i) => {
-    if (item.type !== "message" || typeof item.content === "string") return;
-    const j = item.content.findIndex((p) => p.type === "input_image");
+/**
+ * Offline agents read text only: an image in the input is refused under its input param. Read from
+ * `input` as sent (already checked by inputItems), so the index counts the reasoning items that the
+ * normalized items drop.
+ */
+function refuseImages(input: ResponsesBody["input"]): void {
+  if (typeof input === "string") return;
+  input.forEach((raw, i) => {
+    const { type, content } = raw as Raw;
+    if (type === "reasoning" || !Array.isArray(content)) return;
+    const j = content.findIndex((p) => (p as Raw | null)?.type === "input_image");
     if (j >= 0) throw invalidParam(`input[${i}].content[${j}].type`, "Invalid content type: 'input_image' parts are not supported by this model, which reads text parts only.", "unsupported_value");
   });
 }
