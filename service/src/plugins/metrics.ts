@@ -7,6 +7,7 @@ import fp from "fastify-plugin";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
+import type { SweepCounts } from "../domain/responses/retention-sweep.js";
 
 export type { ChatOutcome } from "../metrics/chat-metrics.js";
 
@@ -27,6 +28,8 @@ export interface ServiceMetrics {
   upstreamAttempt(agent: string): void;
   /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
   upstreamFallback(agent: string, fallback: string): void;
+  /** The stored responses' retention sweep: expired rows removed, runs failed. */
+  responsesSweep: SweepCounts;
 }
 
 declare module "fastify" {
@@ -104,6 +107,16 @@ export default fp<MetricsOptions>(
       registers: [registry],
     });
     limiterDegraded.set(0);
+    const sweptRows = new Counter({
+      name: "agentport_responses_expired_removed_total",
+      help: "Stored responses past the retention (RESPONSES_RETENTION_DAYS) removed by this replica's sweep",
+      registers: [registry],
+    });
+    const sweepFailures = new Counter({
+      name: "agentport_responses_sweep_failures_total",
+      help: "Runs of this replica's retention sweep that failed on the store (the next run retries)",
+      registers: [registry],
+    });
     app.decorate("metrics", {
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
@@ -113,6 +126,7 @@ export default fp<MetricsOptions>(
         const pair = JSON.stringify([agent, fallback]);
         fallbacks.set(pair, (fallbacks.get(pair) ?? 0) + 1);
       },
+      responsesSweep: { removed: (rows) => sweptRows.inc(rows), failed: () => sweepFailures.inc() },
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {

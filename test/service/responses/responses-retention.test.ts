@@ -81,6 +81,16 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
     expect(await stored()).toEqual(ids.slice(3).sort());
   });
 
+  it("counts what the sweep removed and its failed runs in /metrics", async () => {
+    const value = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec((await t.app.inject({ url: "/metrics" })).body)?.[1]);
+    const before = await value("agentport_responses_expired_removed_total");
+    expect(await value("agentport_responses_sweep_failures_total")).toBe(0);
+    t.app.metrics.responsesSweep.removed(3);
+    t.app.metrics.responsesSweep.failed();
+    expect(await value("agentport_responses_expired_removed_total")).toBe(before + 3);
+    expect(await value("agentport_responses_sweep_failures_total")).toBe(1);
+  });
+
   it("lets several replicas sweep at once: each row removed once, no error", async () => {
     await t.store.db.query("DELETE FROM responses");
     const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => create(`r${i}`)));
@@ -110,12 +120,15 @@ describe("the retention sweep's schedule", () => {
     vi.useFakeTimers();
     const deleteExpired = vi.fn().mockRejectedValueOnce(new Error("connection refused")).mockResolvedValueOnce(4).mockResolvedValue(0);
     const log = { info: vi.fn(), warn: vi.fn() };
-    const sweep = new RetentionSweep({ deleteExpired }, log, { intervalMs: 1000, batch: 10, maxBatches: 5, random: () => 0.5 });
+    const counts = { removed: vi.fn(), failed: vi.fn() };
+    const sweep = new RetentionSweep({ deleteExpired }, log, { intervalMs: 1000, batch: 10, maxBatches: 5, random: () => 0.5 }, counts);
     sweep.start();
     await vi.advanceTimersByTimeAsync(1000);
     expect(log.warn).toHaveBeenCalledWith({ err: "connection refused" }, expect.stringMatching(/sweep failed/));
     await vi.advanceTimersByTimeAsync(1000);
     expect(log.info).toHaveBeenCalledWith({ removed: 4 }, "expired stored responses removed");
+    expect(counts.failed).toHaveBeenCalledTimes(1);
+    expect(counts.removed.mock.calls).toEqual([[4]]);
     await sweep.stop();
     const calls = deleteExpired.mock.calls.length;
     await vi.advanceTimersByTimeAsync(10_000);

@@ -13,6 +13,14 @@ export interface SweepLog {
   warn(obj: object, msg: string): void;
 }
 
+/** What the scheduled runs report to the metrics: rows removed, and runs that failed. */
+export interface SweepCounts {
+  removed(rows: number): void;
+  failed(): void;
+}
+
+const UNCOUNTED: SweepCounts = { removed() {}, failed() {} };
+
 export interface RetentionSweepOptions {
   /** Mean time between runs. */
   intervalMs: number;
@@ -30,14 +38,16 @@ export class RetentionSweep {
   private readonly store: Pick<ResponseStore, "deleteExpired">;
   private readonly log: SweepLog;
   private readonly opts: RetentionSweepOptions;
+  private readonly counts: SweepCounts;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
 
-  constructor(store: Pick<ResponseStore, "deleteExpired">, log: SweepLog, opts: RetentionSweepOptions = DEFAULT_SWEEP) {
+  constructor(store: Pick<ResponseStore, "deleteExpired">, log: SweepLog, opts: RetentionSweepOptions = DEFAULT_SWEEP, counts: SweepCounts = UNCOUNTED) {
     this.store = store;
     this.log = log;
     this.opts = opts;
+    this.counts = counts;
   }
 
   /** One run: the rows removed. Throws what the store threw (after the batches that succeeded). */
@@ -61,8 +71,14 @@ export class RetentionSweep {
     };
     const tick = () => {
       this.running = this.run().then(
-        (removed) => void (removed && this.log.info({ removed }, "expired stored responses removed")),
-        (err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "expired responses sweep failed; the next run retries"),
+        (removed) => {
+          this.counts.removed(removed);
+          if (removed) this.log.info({ removed }, "expired stored responses removed");
+        },
+        (err: unknown) => {
+          this.counts.failed();
+          this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "expired responses sweep failed; the next run retries");
+        },
       );
       void this.running.then(next);
     };
