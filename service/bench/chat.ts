@@ -19,6 +19,11 @@
  * the models list (the request limit alone) and on chat (both); and a completion's usage record
  * timed in this process, as a share of a chat request's CPU time in the same run.
  *
+ * The goals of the relay's performance issue close the table: the llm relay against the spec floor
+ * (built ≥ 0.85; `npm start`'s way, the sources through tsx, ≥ 0.8) and the limits on against off
+ * (≥ 0.85), each the median of the rounds' paired ratios with its range, so one run shows how far
+ * it can be trusted.
+ *
  * A peer: Portkey's open-source gateway (lib/portkey.ts) in front of the same upstream stub, on the
  * llm paths (goal: agentport ≥ 5× its req/s). A path it cannot serve is printed as failing, with why.
  */
@@ -32,7 +37,7 @@ import type { ChatServers } from "./chat-servers.js";
 import { startPortkey, type Portkey } from "./lib/portkey.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 300);
 /** Only the pairs whose description matches, e.g. BENCH_PAIRS="llm SSE". */
@@ -51,6 +56,8 @@ interface Pair {
   /** The reference with the spec's per-request duties added (chat-servers.ts): what any server owing them reaches. */
   floor?: Target;
   ours: Target;
+  /** The same path on `npm start`'s way (the sources through tsx), for the llm relay's goal there. */
+  npmStart?: Target;
   goal: number;
 }
 
@@ -60,6 +67,9 @@ interface Endpoints extends ChatServers {
   /** The same service with requests- and tokens-per-minute limits counted in Redis (never reached). */
   limited: string;
   limitedKey: string;
+  /** The service as `npm start` runs it. */
+  npmStart: string;
+  npmStartKey: string;
 }
 
 const chatBody = (model: string, stream: boolean) =>
@@ -114,8 +124,14 @@ function pairs(s: Endpoints): Pair[] {
       floor: bareFloor("bare route", "/bare/stream", chatBody(synthetic, true)),
       ours: ours("agentport synthetic-20, SSE", synthetic, true),
     },
-    { what: "llm JSON", goal: 0.8, reference: proxy(false), floor: proxyFloor(false), ours: ours("agentport llm agent, JSON", "agentport/llm-bench", false) },
-    { what: "llm SSE", goal: 0.8, reference: proxy(true), floor: proxyFloor(true), ours: ours("agentport llm agent, SSE", "agentport/llm-bench", true) },
+    ...([false, true] as const).map((stream) => ({
+      what: `llm ${stream ? "SSE" : "JSON"}`,
+      goal: 0.8,
+      reference: proxy(stream),
+      floor: proxyFloor(stream),
+      ours: ours(`agentport llm agent, ${stream ? "SSE" : "JSON"}`, "agentport/llm-bench", stream),
+      npmStart: { name: `agentport llm agent, ${stream ? "SSE" : "JSON"}, npm start`, url: `${s.npmStart}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${s.npmStartKey}` }, body: chatBody("agentport/llm-bench", stream) },
+    })),
   ];
 }
 
@@ -148,37 +164,42 @@ export async function run(): Promise<void> {
   };
   const limited = await startWarm("built", limitedEnv);
   const limitedKey = createKey("built", limitedEnv);
+  // The sources as `npm start` runs them, for the relay's goal on that path.
+  const npmStartEnv = benchEnv("tsx", upstream.info.url);
+  const npmStart = await startWarm("tsx", npmStartEnv);
+  const npmStartKey = createKey("tsx", npmStartEnv);
   // Its spec-floor servers write an access line per request: into a pipe read into nothing, as the service's.
   const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key }, { discardStdout: true });
   const portkey = await startPortkey(upstream.info.url);
-  const cpuOf = async (t: Target) =>
-    t.url.startsWith(service.url)
-      ? processCpuMicros(service.child.pid!)
-      : t.url.startsWith(limited.url)
-        ? processCpuMicros(limited.child.pid!)
-        : t.url.startsWith(portkey.url)
-          ? processCpuMicros(portkey.process.pid!)
-          : servers.cpu();
+  // Each server's process by its origin (a prefix test would take port 4000 for 40001); the references share one child.
+  const pids = new Map([service, npmStart, limited].map((r) => [new URL(r.url).origin, r.child.pid!]));
+  pids.set(new URL(portkey.url).origin, portkey.process.pid!);
+  const cpuOf = async (t: Target) => {
+    const pid = pids.get(new URL(t.url).origin);
+    return pid === undefined ? servers.cpu() : processCpuMicros(pid);
+  };
   const measure = async (t: Target, seconds = SECONDS): Promise<Measured> => {
     const before = await cpuOf(t);
     const result = await load({ url: t.url, method: t.method, headers: t.headers, body: t.body, seconds, connections: CONNECTIONS });
     return { ...result, cpuMicros: (await cpuOf(t)) - before };
   };
   try {
-    const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey });
+    const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey, npmStart: npmStart.url, npmStartKey });
     const list = all.filter((p) => PAIRS.test(p.what));
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
     for (const p of list) {
       await measure(p.reference, 1);
       if (p.floor) await measure(p.floor, 1);
       await measure(p.ours, 1);
+      if (p.npmStart) await measure(p.npmStart, 1);
     }
-    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[] }));
+    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
         results[i].reference.push(await measure(p.reference));
         if (p.floor) results[i].floor.push(await measure(p.floor));
         results[i].ours.push(await measure(p.ours));
+        if (p.npmStart) results[i].npmStart.push(await measure(p.npmStart));
       }
     }
     const rows: string[][] = [];
@@ -208,10 +229,16 @@ export async function run(): Promise<void> {
         `≥ ${p.goal}`,
         String(ours.failures),
       ]);
+      const npm = p.npmStart && mean(results[i].npmStart);
+      if (p.npmStart && npm) {
+        rows.push([p.npmStart.name, fixed(npm.rps), fixed(npm.p50, 1), fixed(npm.p99, 1), fixed(npm.cpuPerRequest), "", "", floor ? fixed(npm.rps / floor.rps, 2) : "", "", String(npm.failures)]);
+      }
     }
     console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "of floor", "goal", "failures"], rows));
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
     console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request, and for the proxy a parse of each answer it relays (a client gets JSON or an error, never a broken chunk); its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
+
+    printGoals(list, results);
 
     await comparePortkey(portkey, list, results, measure);
 
@@ -243,8 +270,45 @@ export async function run(): Promise<void> {
     await servers.stop();
     await stopService(service);
     await stopService(limited);
+    await stopService(npmStart);
     await upstream.stop();
   }
+}
+
+/** Issue 28's goals 1 and 2: [what, pair, ours, against, goal]. */
+const GOALS: Array<[string, string, "ours" | "npmStart", "floor" | "reference", number]> = [
+  ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", 0.85],
+  ["llm SSE, built, of the spec floor", "llm SSE", "ours", "floor", 0.85],
+  ["llm JSON, npm start, of the spec floor", "llm JSON", "npmStart", "floor", 0.8],
+  ["llm SSE, npm start, of the spec floor", "llm SSE", "npmStart", "floor", 0.8],
+  ["limits on vs off, llm JSON", "limits on (Redis, RPM+TPM) vs off, llm JSON", "ours", "reference", 0.85],
+  ["limits on vs off, llm SSE", "limits on (Redis, RPM+TPM) vs off, llm SSE", "ours", "reference", 0.85],
+];
+
+type Rounds = Record<"reference" | "floor" | "ours" | "npmStart", Measured[]>;
+
+/**
+ * Each goal as the median of the rounds' paired ratios, with the lowest and highest: both sides of
+ * a round run back to back, so a round's ratio sees one state of the machine, and the spread says
+ * how far one run on this machine can be trusted.
+ */
+function printGoals(list: Pair[], results: Rounds[]): void {
+  const rows: string[][] = [];
+  for (const [what, pairName, side, against, goal] of GOALS) {
+    const at = list.findIndex((p) => p.what === pairName);
+    if (at < 0) continue;
+    const ours = results[at][side];
+    const base = results[at][against];
+    const rps = ours.map((m, r) => m.rps / base[r].rps).sort((a, b) => a - b);
+    const cpu = ours.map((m, r) => base[r].cpuMicros / base[r].requests / (m.cpuMicros / m.requests)).sort((a, b) => a - b);
+    const median = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
+    const spread = (xs: number[]) => `${fixed(median(xs), 2)} [${fixed(xs[0], 2)}–${fixed(xs[xs.length - 1], 2)}]`;
+    rows.push([what, spread(rps), spread(cpu), `≥ ${goal}`, median(rps) >= goal ? "ok" : "MISSED"]);
+  }
+  if (!rows.length) return;
+  console.log(`
+goals: the median of the ${ROUNDS} rounds' paired ratios [lowest–highest round]; the verdict on req/s`);
+  console.log(table(["goal", "req/s ratio", "CPU ratio", "goal", "verdict"], rows));
 }
 
 const PORTKEY_GOAL = 5;
