@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type ServiceConfig } from "./config.js";
 import { AgentsFileError } from "./domain/agents/agent-spec.js";
 import { onParentExit } from "./parent-watch.js";
 import { dataDirHeld, writeServerRecord } from "./server-record.js";
+import { collectStartupGarbage } from "./startup-gc.js";
 
 /** The configuration, or every problem of the environment on its own line and exit 2 (a setup error, not a crash). */
 function configOrExit(): ServiceConfig {
@@ -62,6 +63,8 @@ app.log.info(
 );
 // Lines are written in batches (http/log-destination.ts): the ones saying the server is up go now.
 (app.log as Logger).flush();
+// What starting left behind would otherwise stay resident while idle (startup-gc.ts).
+setImmediate(collectStartupGarbage);
 
 let stopping = false;
 async function shutdown(signal: string) {
