@@ -109,6 +109,19 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
     expect(back.equals(bytes)).toBe(true);
   });
 
+  it("counts per-key limits in Redis when REDIS_URL is set (its client is loaded only then)", async () => {
+    const limited = await startStaged(stage.dir, process.env.IMAGE_NODE, { REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_RPM: "2" });
+    try {
+      const key = JSON.parse(await limited.keys("create", "--name", "limited", "--json")).secret;
+      const ready = await (await fetch(`${limited.url}/health/ready`)).json();
+      expect(ready).toMatchObject({ limits: "redis" });
+      const models = async () => (await fetch(`${limited.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
+      expect([await models(), await models(), await models()]).toEqual([200, 200, 429]);
+    } finally {
+      await limited.stop();
+    }
+  }, 120_000);
+
   it("initializes an MCP session with the official client and lists the tools", async () => {
     const { client } = await streamableClient(`${server.url}/mcp`, bearer(secret));
     const tools = (await client.listTools()).tools.map((t) => t.name);

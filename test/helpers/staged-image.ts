@@ -50,12 +50,12 @@ export interface StagedServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node server.js` from the stage with only the environment the image sets. */
-export async function startStaged(stage: string, node: string = process.execPath): Promise<StagedServer> {
+/** Starts `node server.js` from the stage with only the environment the image sets, and `extraEnv`'s. */
+export async function startStaged(stage: string, node: string = process.execPath, extraEnv: Record<string, string> = {}): Promise<StagedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-image-data-"));
   const ids = asImageUser ? { uid: IMAGE_UID, gid: IMAGE_UID } : {};
   if (asImageUser) chownSync(dataDir, IMAGE_UID, IMAGE_UID);
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, ...extraEnv };
   const child = spawn(node, ["server.js"], { cwd: stage, env, ...ids, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d));
