@@ -44,6 +44,21 @@ export interface MetricsOptions {
   requests: RequestCounts;
 }
 
+/** The stored responses' retention sweep, counted. */
+function sweepCounters(registry: Registry): SweepCounts {
+  const removed = new Counter({
+    name: "agentport_responses_expired_removed_total",
+    help: "Stored responses past the retention (RESPONSES_RETENTION_DAYS) removed by this replica's sweep",
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: "agentport_responses_sweep_failures_total",
+    help: "Runs of this replica's retention sweep that failed on the store (the next run retries)",
+    registers: [registry],
+  });
+  return { removed: (rows) => removed.inc(rows), failed: () => failed.inc() };
+}
+
 export default fp<MetricsOptions>(
   async (app, opts) => {
     const registry = new Registry();
@@ -107,16 +122,6 @@ export default fp<MetricsOptions>(
       registers: [registry],
     });
     limiterDegraded.set(0);
-    const sweptRows = new Counter({
-      name: "agentport_responses_expired_removed_total",
-      help: "Stored responses past the retention (RESPONSES_RETENTION_DAYS) removed by this replica's sweep",
-      registers: [registry],
-    });
-    const sweepFailures = new Counter({
-      name: "agentport_responses_sweep_failures_total",
-      help: "Runs of this replica's retention sweep that failed on the store (the next run retries)",
-      registers: [registry],
-    });
     app.decorate("metrics", {
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
@@ -126,7 +131,7 @@ export default fp<MetricsOptions>(
         const pair = JSON.stringify([agent, fallback]);
         fallbacks.set(pair, (fallbacks.get(pair) ?? 0) + 1);
       },
-      responsesSweep: { removed: (rows) => sweptRows.inc(rows), failed: () => sweepFailures.inc() },
+      responsesSweep: sweepCounters(registry),
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {
