@@ -25,7 +25,8 @@
  * it can be trusted.
  *
  * A peer: Portkey's open-source gateway (lib/portkey.ts) in front of the same upstream stub, on the
- * llm paths (goal: agentport ≥ 5× its req/s). A path it cannot serve is printed as failing, with why.
+ * llm paths, measured in each round beside ours (goal: agentport ≥ 5× its req/s, the median of the
+ * rounds' paired ratios). A path it cannot serve is printed as failing, with why.
  */
 import { load, type LoadResult } from "./lib/load.js";
 import { startChild } from "./lib/children.js";
@@ -58,6 +59,8 @@ interface Pair {
   ours: Target;
   /** The same path on `npm start`'s way (the sources through tsx), for the llm relay's goal there. */
   npmStart?: Target;
+  /** Portkey's gateway on the same path, when it serves it: measured in each round, beside ours. */
+  peer?: Target;
   goal: number;
 }
 
@@ -186,20 +189,23 @@ export async function run(): Promise<void> {
   try {
     const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey, npmStart: npmStart.url, npmStartKey });
     const list = all.filter((p) => PAIRS.test(p.what));
+    const peerFailures = await addPortkey(portkey, list);
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
     for (const p of list) {
       await measure(p.reference, 1);
       if (p.floor) await measure(p.floor, 1);
       await measure(p.ours, 1);
       if (p.npmStart) await measure(p.npmStart, 1);
+      if (p.peer) await measure(p.peer, 1);
     }
-    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[] }));
+    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[], peer: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
         results[i].reference.push(await measure(p.reference));
         if (p.floor) results[i].floor.push(await measure(p.floor));
         results[i].ours.push(await measure(p.ours));
         if (p.npmStart) results[i].npmStart.push(await measure(p.npmStart));
+        if (p.peer) results[i].peer.push(await measure(p.peer));
       }
     }
     const rows: string[][] = [];
@@ -240,7 +246,7 @@ export async function run(): Promise<void> {
 
     printGoals(list, results);
 
-    await comparePortkey(portkey, list, results, measure);
+    comparePortkey(list, results, peerFailures);
 
     const chatAt = list.findIndex((p) => p.what === "synthetic JSON");
     if (chatAt >= 0) {
@@ -275,6 +281,13 @@ export async function run(): Promise<void> {
   }
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const xs = [...values].sort((a, b) => a - b);
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
+}
+
 /** Issue 28's goals 1 and 2: [what, pair, ours, against, goal]. */
 const GOALS: Array<[string, string, "ours" | "npmStart", "floor" | "reference", number]> = [
   ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", 0.85],
@@ -301,7 +314,6 @@ function printGoals(list: Pair[], results: Rounds[]): void {
     const base = results[at][against];
     const rps = ours.map((m, r) => m.rps / base[r].rps).sort((a, b) => a - b);
     const cpu = ours.map((m, r) => base[r].cpuMicros / base[r].requests / (m.cpuMicros / m.requests)).sort((a, b) => a - b);
-    const median = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
     const spread = (xs: number[]) => `${fixed(median(xs), 2)} [${fixed(xs[0], 2)}–${fixed(xs[xs.length - 1], 2)}]`;
     rows.push([what, spread(rps), spread(cpu), `≥ ${goal}`, median(rps) >= goal ? "ok" : "MISSED"]);
   }
@@ -313,30 +325,35 @@ goals: the median of the ${ROUNDS} rounds' paired ratios [lowest–highest round
 
 const PORTKEY_GOAL = 5;
 
-/** Portkey's gateway on the llm paths measured here, each against our mean on the same path in this run. */
-async function comparePortkey(portkey: Portkey, list: Pair[], results: Array<{ ours: Measured[] }>, measure: (t: Target, seconds?: number) => Promise<Measured>): Promise<void> {
-  const rows: string[][] = [];
-  for (const [i, p] of list.entries()) {
+/** Portkey's gateway as each llm pair's peer, where it serves the path; the paths it fails, with why. */
+async function addPortkey(portkey: Portkey, list: Pair[]): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  for (const p of list) {
     if (!p.what.startsWith("llm ")) continue;
     const stream = p.what.endsWith("SSE");
     const body = chatBody("bench", stream);
-    const target: Target = { name: `Portkey gateway ${stream ? "SSE" : "JSON"}`, url: `${portkey.url}/v1/chat/completions`, headers: portkey.headers("bench"), body };
+    const name = `Portkey gateway ${stream ? "SSE" : "JSON"}`;
     const failure = await portkey.failure(body, stream);
-    if (failure) {
-      rows.push([target.name, "fails", "", "", "", `fails: ${failure}`]);
-      continue;
-    }
-    await measure(target, 1); // warm-up, as every other target gets
-    const runs: Measured[] = [];
-    for (let round = 0; round < ROUNDS; round++) runs.push(await measure(target));
-    const peer = mean(runs);
-    const ours = mean(results[i].ours);
-    const ratio = ours.rps / peer.rps;
-    const cpuRatio = peer.cpuPerRequest / ours.cpuPerRequest;
-    const verdict = (r: number) => `${fixed(r, 1)}× ${r >= PORTKEY_GOAL ? "ok" : "MISSED"}`;
-    rows.push([target.name, fixed(peer.rps), fixed(peer.p99, 1), fixed(peer.cpuPerRequest), String(peer.failures), `agentport ${verdict(ratio)} (req/s), ${verdict(cpuRatio)} (CPU)`]);
+    if (failure) failures.set(name, failure);
+    else p.peer = { name, url: `${portkey.url}/v1/chat/completions`, headers: portkey.headers("bench"), body };
   }
+  return failures;
+}
+
+/** Portkey against our llm agent on the same path: the median of the rounds' paired ratios, with the range. */
+function comparePortkey(list: Pair[], results: Array<{ ours: Measured[]; peer: Measured[] }>, failures: Map<string, string>): void {
+  const rows: string[][] = [];
+  for (const [i, p] of list.entries()) {
+    if (!p.peer) continue;
+    const { ours, peer } = results[i];
+    const rps = ours.map((m, r) => m.rps / peer[r].rps);
+    const cpu = ours.map((m, r) => peer[r].cpuMicros / peer[r].requests / (m.cpuMicros / m.requests));
+    const verdict = (xs: number[]) => `${fixed(median(xs), 1)}× [${fixed(Math.min(...xs), 1)}–${fixed(Math.max(...xs), 1)}] ${median(xs) >= PORTKEY_GOAL ? "ok" : "MISSED"}`;
+    const m = mean(peer);
+    rows.push([p.peer.name, fixed(m.rps), fixed(m.p99, 1), fixed(m.cpuPerRequest), String(m.failures), `agentport ${verdict(rps)} (req/s), ${verdict(cpu)} (CPU)`]);
+  }
+  for (const [name, failure] of failures) rows.push([name, "fails", "", "", "", `fails: ${failure}`]);
   if (!rows.length) return;
-  console.log(`\npeer: Portkey's open-source gateway, in front of the same upstream stub (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s)`);
+  console.log(`\npeer: Portkey's open-source gateway, in front of the same upstream stub, measured in each round beside ours (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s; median [range] of the rounds)`);
   console.log(table(["target", "req/s", "p99 ms", "CPU µs/req", "failures", "agentport's llm agent on the same path"], rows));
 }
