@@ -28,7 +28,9 @@
  * llm paths, measured in each round beside ours (goal: agentport ≥ 5× its req/s, the median of the
  * rounds' paired ratios). A path it cannot serve is printed as failing, with why.
  */
-import { load, type LoadResult } from "./lib/load.js";
+import { load } from "./lib/load.js";
+import { mean, type Measured } from "./lib/rounds.js";
+import { comparePortkey, printGoals, type Pair, type Rounds, type Target } from "./chat-verdicts.js";
 import { startChild } from "./lib/children.js";
 import { benchEnv, buildArtifact, createKey, processCpuMicros, startWarm, stopService } from "./lib/service-process.js";
 import { fixed, table } from "../src/cli/table.js";
@@ -44,25 +46,6 @@ const TTFT_SAMPLES = Number(process.env.BENCH_TTFT_SAMPLES ?? 300);
 /** Only the pairs whose description matches, e.g. BENCH_PAIRS="llm SSE". */
 const PAIRS = new RegExp(process.env.BENCH_PAIRS ?? ".");
 
-interface Target {
-  name: string;
-  url: string;
-  method?: "GET" | "POST";
-  headers: Record<string, string>;
-  body?: string;
-}
-interface Pair {
-  what: string;
-  reference: Target;
-  /** The reference with the spec's per-request duties added (chat-servers.ts): what any server owing them reaches. */
-  floor?: Target;
-  ours: Target;
-  /** The same path on `npm start`'s way (the sources through tsx), for the llm relay's goal there. */
-  npmStart?: Target;
-  /** Portkey's gateway on the same path, when it serves it: measured in each round, beside ours. */
-  peer?: Target;
-  goal: number;
-}
 
 interface Endpoints extends ChatServers {
   app: string;
@@ -138,19 +121,6 @@ function pairs(s: Endpoints): Pair[] {
   ];
 }
 
-type Measured = LoadResult & { cpuMicros: number };
-
-function mean(results: Measured[]) {
-  const avg = (f: (r: Measured) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
-  const sum = (f: (r: Measured) => number) => results.reduce((a, r) => a + f(r), 0);
-  return {
-    rps: avg((r) => r.rps),
-    p50: avg((r) => r.p50),
-    p99: avg((r) => r.p99),
-    failures: sum((r) => r.failures),
-    cpuPerRequest: sum((r) => r.cpuMicros) / Math.max(1, sum((r) => r.requests)),
-  };
-}
 
 export async function run(): Promise<void> {
   buildArtifact();
@@ -244,7 +214,7 @@ export async function run(): Promise<void> {
     console.log("CPU ratio: the reference's server CPU time per request over ours (the upstream stub's own CPU excluded).");
     console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request, and for the proxy a parse of each answer it relays (a client gets JSON or an error, never a broken chunk); its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
 
-    printGoals(list, results);
+    printGoals(list, results, ROUNDS);
 
     comparePortkey(list, results, peerFailures);
 
@@ -281,49 +251,8 @@ export async function run(): Promise<void> {
   }
 }
 
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: number[]): number {
-  const xs = [...values].sort((a, b) => a - b);
-  const m = xs.length >> 1;
-  return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
-}
 
-/** Issue 28's goals 1 and 2: [what, pair, ours, against, goal]. */
-const GOALS: Array<[string, string, "ours" | "npmStart", "floor" | "reference", number]> = [
-  ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", 0.85],
-  ["llm SSE, built, of the spec floor", "llm SSE", "ours", "floor", 0.85],
-  ["llm JSON, npm start, of the spec floor", "llm JSON", "npmStart", "floor", 0.8],
-  ["llm SSE, npm start, of the spec floor", "llm SSE", "npmStart", "floor", 0.8],
-  ["limits on vs off, llm JSON", "limits on (Redis, RPM+TPM) vs off, llm JSON", "ours", "reference", 0.85],
-  ["limits on vs off, llm SSE", "limits on (Redis, RPM+TPM) vs off, llm SSE", "ours", "reference", 0.85],
-];
 
-type Rounds = Record<"reference" | "floor" | "ours" | "npmStart", Measured[]>;
-
-/**
- * Each goal as the median of the rounds' paired ratios, with the lowest and highest: both sides of
- * a round run back to back, so a round's ratio sees one state of the machine, and the spread says
- * how far one run on this machine can be trusted.
- */
-function printGoals(list: Pair[], results: Rounds[]): void {
-  const rows: string[][] = [];
-  for (const [what, pairName, side, against, goal] of GOALS) {
-    const at = list.findIndex((p) => p.what === pairName);
-    if (at < 0) continue;
-    const ours = results[at][side];
-    const base = results[at][against];
-    const rps = ours.map((m, r) => m.rps / base[r].rps).sort((a, b) => a - b);
-    const cpu = ours.map((m, r) => base[r].cpuMicros / base[r].requests / (m.cpuMicros / m.requests)).sort((a, b) => a - b);
-    const spread = (xs: number[]) => `${fixed(median(xs), 2)} [${fixed(xs[0], 2)}–${fixed(xs[xs.length - 1], 2)}]`;
-    rows.push([what, spread(rps), spread(cpu), `≥ ${goal}`, median(rps) >= goal ? "ok" : "MISSED"]);
-  }
-  if (!rows.length) return;
-  console.log(`
-goals: the median of the ${ROUNDS} rounds' paired ratios [lowest–highest round]; the verdict on req/s`);
-  console.log(table(["goal", "req/s ratio", "CPU ratio", "goal", "verdict"], rows));
-}
-
-const PORTKEY_GOAL = 5;
 
 /** Portkey's gateway as each llm pair's peer, where it serves the path; the paths it fails, with why. */
 async function addPortkey(portkey: Portkey, list: Pair[]): Promise<Map<string, string>> {
@@ -340,20 +269,4 @@ async function addPortkey(portkey: Portkey, list: Pair[]): Promise<Map<string, s
   return failures;
 }
 
-/** Portkey against our llm agent on the same path: the median of the rounds' paired ratios, with the range. */
-function comparePortkey(list: Pair[], results: Array<{ ours: Measured[]; peer: Measured[] }>, failures: Map<string, string>): void {
-  const rows: string[][] = [];
-  for (const [i, p] of list.entries()) {
-    if (!p.peer) continue;
-    const { ours, peer } = results[i];
-    const rps = ours.map((m, r) => m.rps / peer[r].rps);
-    const cpu = ours.map((m, r) => peer[r].cpuMicros / peer[r].requests / (m.cpuMicros / m.requests));
-    const verdict = (xs: number[]) => `${fixed(median(xs), 1)}× [${fixed(Math.min(...xs), 1)}–${fixed(Math.max(...xs), 1)}] ${median(xs) >= PORTKEY_GOAL ? "ok" : "MISSED"}`;
-    const m = mean(peer);
-    rows.push([p.peer.name, fixed(m.rps), fixed(m.p99, 1), fixed(m.cpuPerRequest), String(m.failures), `agentport ${verdict(rps)} (req/s), ${verdict(cpu)} (CPU)`]);
-  }
-  for (const [name, failure] of failures) rows.push([name, "fails", "", "", "", `fails: ${failure}`]);
-  if (!rows.length) return;
-  console.log(`\npeer: Portkey's open-source gateway, in front of the same upstream stub, measured in each round beside ours (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s; median [range] of the rounds)`);
-  console.log(table(["target", "req/s", "p99 ms", "CPU µs/req", "failures", "agentport's llm agent on the same path"], rows));
-}
+
