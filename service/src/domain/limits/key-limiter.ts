@@ -1,12 +1,13 @@
 /**
  * The limiter every replica consults: Redis when it is configured, else this process's memory.
  *
- * Policy while Redis is slow or away: every call is bounded by the client's command timeout; a
- * call that fails or times out is answered from a per-replica in-memory window with the same
- * limits (fail to a local limit, never to no limit: across N replicas a key may get up to N× its
- * limit meanwhile). Once Redis failed, requests go straight to memory and one call a second probes
- * Redis, so a stalled Redis costs one bounded wait a second, not one per request. The outage is
- * logged once when it starts and once when it ends.
+ * Policy while Redis is slow or away: every call is bounded by the client's command timeout (twice
+ * it for a call pipelined behind a stalled one, redis-client.ts); a call that fails or times out
+ * is answered from a per-replica in-memory window with the same limits (fail to a local limit,
+ * never to no limit: across N replicas a key may get up to N× its limit meanwhile). Once Redis
+ * failed, requests go straight to memory and one call a second probes Redis, so a stalled Redis
+ * costs one bounded wait a second, not one per request. The outage is logged once when it starts
+ * and once when it ends.
  */
 import type { LimitWindows, Decision, KeyLimits } from "./windows.js";
 import { MemoryWindows } from "./windows.js";
