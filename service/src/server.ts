@@ -45,6 +45,10 @@ process.on("unhandledRejection", (reason) => app.log.error({ err: reason }, "unh
 
 let address: string;
 try {
+  await app.ready();
+  // What starting left behind would otherwise stay resident while idle (startup-gc.ts). Collected
+  // before listening, so no request ever waits on the pause.
+  collectStartupGarbage();
   address = await app.listen({ host: config.host, port: config.port });
 } catch (err) {
   // A busy port is a setup problem, not a crash: one line, no record left behind, exit at once.
@@ -63,8 +67,6 @@ app.log.info(
 );
 // Lines are written in batches (http/log-destination.ts): the ones saying the server is up go now.
 (app.log as Logger).flush();
-// What starting left behind would otherwise stay resident while idle (startup-gc.ts).
-setImmediate(collectStartupGarbage);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,5 +1,6 @@
 /**
- * One full garbage collection once the server is up, of the kind V8 runs under memory pressure.
+ * One full garbage collection once the server is ready, just before it listens, of the kind V8
+ * runs under memory pressure.
  *
  * Starting allocates heavily for a moment (modules, the routes' schemas, the store, migrations):
  * V8 grows its young generation to its maximum on the way (2 x 16 MB) and promotes what survives,
@@ -7,7 +8,7 @@
  * memory stayed resident for good: ~40 MB of an idle replica's RSS. This collection shrinks the
  * young generation, compacts the old one and returns freed pages to the system. It changes no
  * limit: under load the young generation grows back as before. The cost is one pause (tens of ms,
- * a few hundred with tsx and PGlite) right after the server starts listening.
+ * a few hundred with tsx and PGlite) before the server starts listening, so no request waits on it.
  *
  * Node exposes no call for it, so `gc` is taken from a fresh context created while V8's
  * --expose-gc flag is briefly on (the way test runners do); the service's own global stays clean.
