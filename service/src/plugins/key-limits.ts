@@ -4,7 +4,8 @@
  * Counted: every request under /v1 and /mcp is one request unit, except a chat completion, whose
  * request is its run: every agent run (a chat completion, JSON or streamed; an MCP `ask_*` tool
  * call — a batch of 16 is 16 runs) costs one request unit and reserves its token estimate
- * (domain/limits/estimate.ts) in the same atomic step, one Redis round trip; its end settles the
+ * (domain/limits/estimate.ts) in the same atomic step, at most one Redis round trip (none while the
+ * replica holds credit, domain/limits/leased-windows.ts); its end settles the
  * window to the actual tokens. Limits: the key's own `rate_limits`, capped by RATE_LIMIT_RPM/TPM,
  * else those.
  *
@@ -19,6 +20,7 @@ import type { ChatMessage } from "../domain/agents/types.js";
 import { estimateRun } from "../domain/limits/estimate.js";
 import { KeyLimiter, type Reserved } from "../domain/limits/key-limiter.js";
 import { MeteredRun, type RunOwner } from "../domain/limits/metered-run.js";
+import { LeasedWindows } from "../domain/limits/leased-windows.js";
 import { RedisWindows } from "../domain/limits/redis-windows.js";
 import { tracedWindows } from "../telemetry/traced-windows.js";
 
@@ -112,7 +114,7 @@ function refusal(decision: Reserved, rpm: number | undefined, tpm: number | unde
 
 export default fp(
   async (app) => {
-    const limiter = new KeyLimiter(app.redis && tracedWindows(new RedisWindows(app.redis)), app.log, app.metrics.limiterDegraded);
+    const limiter = new KeyLimiter(app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))), app.log, app.metrics.limiterDegraded);
     const sinks = { limiter, usage: app.usage, chat: app.chatMetrics };
     // Registered after Redis, so this runs before its connection closes.
     app.addHook("onClose", () => limiter.close());

@@ -3,7 +3,7 @@
  * on. A settlement joins a batch written shortly after, so its span lasts until that write.
  */
 import { SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
-import type { LimitWindows } from "../domain/limits/windows.js";
+import type { CreditWindows } from "../domain/limits/windows.js";
 import { tracer as activeTracer } from "./tracer.js";
 
 function traced<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise<T> {
@@ -22,13 +22,13 @@ function traced<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise
   );
 }
 
-/** `windows` itself when tracing is off. */
-export function tracedWindows(windows: LimitWindows): LimitWindows {
+/** `windows` itself when tracing is off. A reservation answered from a replica's credit makes no call, so no span. */
+export function tracedWindows(windows: CreditWindows): CreditWindows {
   const tracer = activeTracer;
   if (!tracer) return windows;
   return {
-    reserve: (key, limits, tokens) => traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens)),
-    settle: (key, window, delta) => traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta)),
+    reserve: (key, limits, tokens, block, returned) => traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens, block, returned)),
+    settle: (key, window, delta, requests) => traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta, requests)),
     close: () => windows.close?.() ?? Promise.resolve(),
   };
 }

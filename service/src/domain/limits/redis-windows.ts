@@ -1,19 +1,29 @@
 /**
- * The per-key windows in Redis, shared by every replica: one EVALSHA per request reserves the
- * request unit and the token estimate together, one per run settles it. No library fits:
- * @fastify/rate-limit counts requests only and rate-limiter-flexible one quantity per key, and
- * neither checks and reserves two limits in one atomic step with a refund afterwards (two of them
- * cost two round trips and could each admit what the other refuses).
+ * The per-key windows in Redis, shared by every replica: one EVALSHA reserves the request unit and
+ * the token estimate together, and may grant the replica credit for more (leased-windows.ts spends
+ * it without a round trip); one per batch settles. No library fits: @fastify/rate-limit counts
+ * requests only and rate-limiter-flexible one quantity per key, and neither checks and reserves
+ * two limits in one atomic step with a refund afterwards (two of them cost two round trips and
+ * could each admit what the other refuses), nor leases.
  *
  * A window is one hash per key (`r` requests, `t` tokens, `w` its id) that expires a minute after
- * its first request. A settlement names the window it reserved in: a refund never lands in the
- * next window.
+ * its first request. A settlement or a returned credit names the window it was reserved in: it
+ * never lands in the next window.
  */
 import type { Redis } from "ioredis";
 import { randomBytes } from "node:crypto";
-import { WINDOW_MS, type Decision, type KeyLimits, type LimitWindows } from "./windows.js";
+import { WINDOW_MS, type CreditWindows, type Credit, type Grant, type KeyLimits } from "./windows.js";
 
-/** KEYS[1] the key's window; ARGV rpm, tpm (0: unlimited), tokens, window ms, a fresh window id. */
+/** A replica's credit is at most this fraction of what a window has left: the rest stays for the others. */
+export const CREDIT_SHARE = 8;
+
+/**
+ * KEYS[1] the key's window; ARGV rpm, tpm (0: unlimited), tokens, window ms, a fresh window id,
+ * the most requests of credit to grant (0: none), and credit given back (window id, requests,
+ * tokens): a replica's unused credit goes back before the check, so it never refuses anyone.
+ * A grant is at most 1/CREDIT_SHARE of what the window has left after this request, so near a
+ * limit it is 0 and every request is counted here one by one.
+ */
 const RESERVE = `
 local ttl = redis.call('PTTL', KEYS[1])
 local r, t, w = 0, 0, ARGV[5]
@@ -21,25 +31,38 @@ local fresh = ttl <= 0
 if not fresh then
   local v = redis.call('HMGET', KEYS[1], 'r', 't', 'w')
   r, t, w = tonumber(v[1]) or 0, tonumber(v[2]) or 0, v[3] or ARGV[5]
+  if w == ARGV[7] then
+    r = math.max(0, r - tonumber(ARGV[8]))
+    t = math.max(0, t - tonumber(ARGV[9]))
+  end
 else
   ttl = tonumber(ARGV[4])
 end
-local rpm, tpm = tonumber(ARGV[1]), tonumber(ARGV[2])
+local rpm, tpm, tokens = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if (rpm > 0 and r >= rpm) or (tpm > 0 and t >= tpm) then
-  return {0, r, t, ttl, w}
+  if not fresh and w == ARGV[7] then redis.call('HSET', KEYS[1], 'r', r, 't', t) end
+  return {0, r, t, ttl, w, 0, 0}
 end
 r = r + 1
-t = t + tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'r', r, 't', t, 'w', w)
+t = t + tokens
+local block, cr, ct = tonumber(ARGV[6]), 0, 0
+if block > 0 then
+  cr = block
+  if rpm > 0 then cr = math.max(0, math.min(cr, math.floor((rpm - r) / ${CREDIT_SHARE}))) end
+  if tpm > 0 then ct = math.max(0, math.min(cr * tokens, math.floor((tpm - t) / ${CREDIT_SHARE}))) end
+  if rpm == 0 then cr = 0 end
+end
+redis.call('HSET', KEYS[1], 'r', r + cr, 't', t + ct, 'w', w)
 if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
-return {1, r, t, ttl, w}
+return {1, r, t, ttl, w, cr, ct}
 `;
 
-/** KEYS the keys' windows; ARGV a window id and a token delta for each. Never below 0. */
+/** KEYS the keys' windows; ARGV a window id, a request delta and a token delta for each. Never below 0. */
 const SETTLE = `
 for i, key in ipairs(KEYS) do
-  if redis.call('HGET', key, 'w') == ARGV[2 * i - 1] then
-    local t = redis.call('HINCRBY', key, 't', ARGV[2 * i])
+  if redis.call('HGET', key, 'w') == ARGV[3 * i - 2] then
+    if tonumber(ARGV[3 * i - 1]) ~= 0 and redis.call('HINCRBY', key, 'r', ARGV[3 * i - 1]) < 0 then redis.call('HSET', key, 'r', 0) end
+    local t = redis.call('HINCRBY', key, 't', ARGV[3 * i])
     if t < 0 then redis.call('HSET', key, 't', 0) end
   end
 end
@@ -53,14 +76,14 @@ return 1
  */
 const SETTLE_BATCH_MS = 20;
 
-type Reply = [number, number, number, number, string];
+type Reply = [number, number, number, number, string, number, number];
 
 interface LimitCommands {
-  agentportReserve(key: string, rpm: number, tpm: number, tokens: number, windowMs: number, id: string): Promise<Reply>;
+  agentportReserve(key: string, rpm: number, tpm: number, tokens: number, windowMs: number, id: string, block: number, returnedWindow: string, returnedRequests: number, returnedTokens: number): Promise<Reply>;
   agentportSettle(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
 }
 
-export class RedisWindows implements LimitWindows {
+export class RedisWindows implements CreditWindows {
   private readonly redis: Redis & LimitCommands;
   private serial = 0;
   private readonly prefix = randomBytes(6).toString("base64url");
@@ -72,22 +95,35 @@ export class RedisWindows implements LimitWindows {
     this.redis = redis as Redis & LimitCommands;
   }
 
-  async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
+  async reserve(key: string, limits: KeyLimits, tokens: number, block = 0, returned?: Credit): Promise<Grant> {
     // A window id unique across replicas: this process's random prefix and a counter.
     const id = this.prefix + (++this.serial).toString(36);
-    const [allowed, requests, used, resetMs, window] = await this.redis.agentportReserve(redisKey(key), limits.rpm, limits.tpm, tokens, WINDOW_MS, id);
-    return { allowed: allowed === 1, requests, tokens: used, resetMs, window };
+    const [allowed, requests, used, resetMs, window, creditRequests, creditTokens] = await this.redis.agentportReserve(
+      redisKey(key),
+      limits.rpm,
+      limits.tpm,
+      tokens,
+      WINDOW_MS,
+      id,
+      block,
+      returned?.window ?? "",
+      returned?.requests ?? 0,
+      returned?.tokens ?? 0,
+    );
+    return { allowed: allowed === 1, requests, tokens: used, resetMs, window, credit: { requests: creditRequests, tokens: creditTokens } };
   }
 
-  private pending = new Map<string, { key: string; window: string; delta: number }>();
+  private pending = new Map<string, { key: string; window: string; delta: number; requests: number }>();
   private batch?: { timer: NodeJS.Timeout; written: Promise<void>; write: () => void };
 
   /** Adds to the next batch (deltas to one window are summed); resolves once the batch is written. */
-  settle(key: string, window: string, delta: number): Promise<void> {
+  settle(key: string, window: string, delta: number, requests = 0): Promise<void> {
     const id = key + "\n" + window;
     const known = this.pending.get(id);
-    if (known) known.delta += delta;
-    else this.pending.set(id, { key, window, delta });
+    if (known) {
+      known.delta += delta;
+      known.requests += requests;
+    } else this.pending.set(id, { key, window, delta, requests });
     this.batch ??= this.nextBatch();
     return this.batch.written;
   }
@@ -111,7 +147,7 @@ export class RedisWindows implements LimitWindows {
     this.pending = new Map();
     this.batch = undefined;
     const keys = batch.map((s) => redisKey(s.key));
-    const args = batch.flatMap((s) => [s.window, s.delta]);
+    const args = batch.flatMap((s) => [s.window, s.requests, s.delta]);
     await this.redis.agentportSettle(keys.length, ...keys, ...args);
   }
 }

@@ -34,6 +34,26 @@ export interface LimitWindows {
   close?(): Promise<void>;
 }
 
+/** Requests and tokens of one window: credit granted to a replica, or given back. */
+export interface Credit {
+  window: string;
+  requests: number;
+  tokens: number;
+}
+
+/** A reservation that may come with credit: more requests and tokens this replica may admit on its own. */
+export interface Grant extends Decision {
+  credit: { requests: number; tokens: number };
+}
+
+/** Windows that grant credit (Redis): leased-windows.ts spends it without a round trip. */
+export interface CreditWindows extends LimitWindows {
+  /** As `reserve`, giving `returned` back first, and granting credit for up to `block` more requests. */
+  reserve(key: string, limits: KeyLimits, tokens: number, block?: number, returned?: Credit): Promise<Grant>;
+  /** As `settle`; `requests` gives back request units too. */
+  settle(key: string, window: string, delta: number, requests?: number): Promise<void>;
+}
+
 /** The one admission rule, shared with the Lua script: a request unit left, and tokens not yet spent. */
 export function admits(limits: KeyLimits, requests: number, tokens: number): boolean {
   return (limits.rpm === 0 || requests < limits.rpm) && (limits.tpm === 0 || tokens < limits.tpm);

@@ -1,0 +1,135 @@
+/**
+ * Credit leasing over the shared windows: a reservation that goes to Redis may come back with
+ * credit for more requests and tokens of the same window (redis-windows.ts), which this replica
+ * then spends without a round trip. Redis counts the credit as used when it grants it, so the
+ * replicas together never admit more than the limit; what credit costs is fairness, and it is
+ * bounded three ways:
+ *
+ * - A grant is at most BLOCK requests (and their tokens), and at most 1/CREDIT_SHARE of what the
+ *   window has left: near a limit it is 0 and every request is counted in Redis, one by one.
+ * - A replica that goes to Redis gives its unused credit back in the same call, before the check.
+ * - Credit unused for `idleMs` goes back in the next settlement batch, and all of it at shutdown.
+ *
+ * While a key's request is on its way to Redis, this replica's other requests for that key ask for
+ * no credit: a burst that arrives together does not take a block each.
+ */
+import type { Credit, CreditWindows, Decision, KeyLimits, LimitWindows } from "./windows.js";
+
+/** The most requests of credit one grant carries. */
+export const BLOCK = 32;
+/** Credit unused this long goes back to its window. */
+export const IDLE_MS = 1_000;
+
+interface Lease {
+  window: string;
+  endsAt: number;
+  /** The limits it was granted under: a key whose limits changed goes to Redis. */
+  rpm: number;
+  tpm: number;
+  /** Credit left; Infinity for a dimension the key has no limit on. */
+  requests: number;
+  tokens: number;
+  /** The window's use as this replica knows it, for the headers. */
+  usedRequests: number;
+  usedTokens: number;
+  lastUsed: number;
+}
+
+export class LeasedWindows implements LimitWindows {
+  private readonly leases = new Map<string, Lease>();
+  /** Keys with a reservation on its way to Redis. */
+  private readonly asking = new Map<string, number>();
+  private readonly sweep: NodeJS.Timeout;
+  private readonly source: CreditWindows;
+  private readonly idleMs: number;
+
+  constructor(source: CreditWindows, idleMs = IDLE_MS) {
+    this.source = source;
+    this.idleMs = idleMs;
+    this.sweep = setInterval(() => this.returnIdle(Date.now() - this.idleMs), Math.max(10, idleMs / 2));
+    this.sweep.unref();
+  }
+
+  async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
+    const now = Date.now();
+    const lease = this.leases.get(key);
+    if (lease && lease.endsAt > now && lease.rpm === limits.rpm && lease.tpm === limits.tpm && lease.requests >= 1 && lease.tokens >= tokens) {
+      lease.requests--;
+      lease.tokens -= tokens;
+      lease.lastUsed = now;
+      return { allowed: true, requests: ++lease.usedRequests, tokens: (lease.usedTokens += tokens), resetMs: lease.endsAt - now, window: lease.window };
+    }
+    const returned = lease ? this.takeBack(key, lease) : undefined;
+    const asking = this.asking.get(key) ?? 0;
+    this.asking.set(key, asking + 1);
+    try {
+      const grant = await this.source.reserve(key, limits, tokens, asking ? 0 : BLOCK, returned);
+      if (grant.allowed) this.lease(key, limits, grant, now);
+      return grant;
+    } catch (err) {
+      // Redis failed: forget every lease, so nothing is answered here until it answers again.
+      this.leases.clear();
+      throw err;
+    } finally {
+      const left = this.asking.get(key)! - 1;
+      if (left) this.asking.set(key, left);
+      else this.asking.delete(key);
+    }
+  }
+
+  settle(key: string, window: string, delta: number): Promise<void> {
+    return this.source.settle(key, window, delta);
+  }
+
+  /** At shutdown: every unused credit goes back with the last settlements. */
+  async close(): Promise<void> {
+    clearInterval(this.sweep);
+    this.returnIdle(Infinity);
+    await this.source.close?.();
+  }
+
+  /** Adds a grant's credit to the key's lease (a new lease for a new window or new limits). */
+  private lease(key: string, limits: KeyLimits, grant: Decision & { credit: { requests: number; tokens: number } }, now: number): void {
+    let lease = this.leases.get(key);
+    if (!lease || lease.window !== grant.window || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm) {
+      if (lease) this.giveBack(key, lease);
+      lease = { window: grant.window, endsAt: now + grant.resetMs, rpm: limits.rpm, tpm: limits.tpm, requests: 0, tokens: 0, usedRequests: 0, usedTokens: 0, lastUsed: now };
+      this.leases.set(key, lease);
+    }
+    lease.requests = limits.rpm === 0 ? Infinity : lease.requests + grant.credit.requests;
+    lease.tokens = limits.tpm === 0 ? Infinity : lease.tokens + grant.credit.tokens;
+    lease.usedRequests = Math.max(lease.usedRequests, grant.requests);
+    lease.usedTokens = Math.max(lease.usedTokens, grant.tokens);
+    lease.lastUsed = now;
+  }
+
+  /** The lease's unused credit, taken out of it to go back with the next call. */
+  private takeBack(key: string, lease: Lease): Credit | undefined {
+    const credit = unused(lease);
+    this.leases.delete(key);
+    return credit.requests || credit.tokens ? credit : undefined;
+  }
+
+  /** The lease's unused credit goes back with the next settlement batch. */
+  private giveBack(key: string, lease: Lease): void {
+    const credit = unused(lease);
+    if (credit.requests || credit.tokens) this.source.settle(key, credit.window, -credit.tokens, -credit.requests).catch(() => {});
+  }
+
+  /** Gives back the credit of leases unused since `before`, and forgets leases whose window ended. */
+  private returnIdle(before: number): void {
+    const now = Date.now();
+    for (const [key, lease] of this.leases) {
+      if (lease.endsAt <= now) this.leases.delete(key);
+      else if (lease.lastUsed < before) {
+        this.leases.delete(key);
+        this.giveBack(key, lease);
+      }
+    }
+  }
+}
+
+/** What a lease has not spent, in the dimensions the key is limited in. */
+function unused(lease: Lease): Credit {
+  return { window: lease.window, requests: lease.rpm === 0 ? 0 : lease.requests, tokens: lease.tpm === 0 ? 0 : lease.tokens };
+}

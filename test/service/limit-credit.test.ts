@@ -1,0 +1,157 @@
+/**
+ * Credit leasing (domain/limits/leased-windows.ts) on the real Redis the replicas share: far from a
+ * limit a replica spends granted credit without a round trip; near it every request is counted in
+ * Redis; replicas together admit exactly the limit, never more; unused credit goes back in the next
+ * call, after it sits idle, and at shutdown.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { redisClient } from "../../service/src/domain/limits/redis-client.js";
+import { RedisWindows } from "../../service/src/domain/limits/redis-windows.js";
+import { BLOCK, LeasedWindows } from "../../service/src/domain/limits/leased-windows.js";
+import type { Credit, CreditWindows, KeyLimits } from "../../service/src/domain/limits/windows.js";
+
+const REDIS = "redis://127.0.0.1:6379";
+const clients: Redis[] = [];
+const admin = new Redis(REDIS);
+afterAll(async () => {
+  for (const c of clients) c.disconnect();
+  admin.disconnect();
+});
+
+/** One replica's windows, counting the calls that reach Redis; `fail` makes the next calls throw. */
+async function replica(idleMs?: number) {
+  const redis = redisClient(REDIS, { connectMs: 1000, commandMs: 1000 });
+  clients.push(redis);
+  await redis.connect();
+  const inner = new RedisWindows(redis);
+  const counted = { calls: 0, fail: false };
+  const source: CreditWindows = {
+    reserve(key: string, limits: KeyLimits, tokens: number, block?: number, returned?: Credit) {
+      counted.calls++;
+      if (counted.fail) return Promise.reject(new Error("Redis is away"));
+      return inner.reserve(key, limits, tokens, block, returned);
+    },
+    settle: (key, window, delta, requests) => inner.settle(key, window, delta, requests),
+    close: () => inner.close(),
+  };
+  return { windows: new LeasedWindows(source, idleMs), counted };
+}
+
+const newKey = () => "credit-" + randomBytes(6).toString("hex");
+/** What Redis has counted in the key's window. */
+const counted = async (key: string) => Number(await admin.hget("agentport-limits:" + key, "r"));
+
+async function admitted(windows: LeasedWindows, key: string, limits: KeyLimits, times: number, tokens = 0): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < times; i++) if ((await windows.reserve(key, limits, tokens)).allowed) n++;
+  return n;
+}
+
+describe("credit leasing over the shared windows", () => {
+  it("far from its limit, a replica spends credit: a handful of Redis calls, and Redis counts every request once it is given back", async () => {
+    const { windows, counted: calls } = await replica();
+    const key = newKey();
+    const decisions = [];
+    for (let i = 0; i < 100; i++) decisions.push(await windows.reserve(key, { rpm: 1_000_000, tpm: 0 }, 0));
+    expect(decisions.every((d) => d.allowed)).toBe(true);
+    // The headers' count goes up by one a request, credit or not.
+    expect(decisions.map((d) => d.requests)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(calls.calls).toBe(Math.ceil(100 / (BLOCK + 1)));
+    // Redis holds the used requests plus the credit not yet spent; shutdown gives the credit back.
+    expect(await counted(key)).toBeGreaterThan(100);
+    await windows.close();
+    expect(await counted(key)).toBe(100);
+  });
+
+  it("near the limit there is no credit: every request is counted in Redis, then refused", async () => {
+    const { windows, counted: calls } = await replica();
+    const key = newKey();
+    expect(await admitted(windows, key, { rpm: 8, tpm: 0 }, 10)).toBe(8);
+    expect(calls.calls).toBe(10);
+    expect(await counted(key)).toBe(8);
+    await windows.close();
+  });
+
+  it("two replicas asking in turn admit exactly the limit between them, never more", async () => {
+    const a = await replica();
+    const b = await replica();
+    const key = newKey();
+    const limits = { rpm: 200, tpm: 0 };
+    let served = 0;
+    for (let i = 0; i < 150; i++) {
+      if ((await a.windows.reserve(key, limits, 0)).allowed) served++;
+      if ((await b.windows.reserve(key, limits, 0)).allowed) served++;
+    }
+    expect(served).toBe(200);
+    // Fewer calls than requests: the credit saved round trips on the way.
+    expect(a.counted.calls + b.counted.calls).toBeLessThan(200);
+    await a.windows.close();
+    await b.windows.close();
+    expect(await counted(key)).toBe(200);
+  });
+
+  it("tokens: credit is spent only while it covers a request's whole estimate, and the limit holds across replicas", async () => {
+    const a = await replica();
+    const b = await replica();
+    const key = newKey();
+    const limits = { rpm: 0, tpm: 10_000 };
+    let tokens = 0;
+    for (let i = 0; i < 100; i++) {
+      for (const r of [a, b]) if ((await r.windows.reserve(key, limits, 100)).allowed) tokens += 100;
+    }
+    // Admitted while the window's tokens were under the limit: at most one estimate over it.
+    expect(tokens).toBeGreaterThanOrEqual(10_000);
+    expect(tokens).toBeLessThanOrEqual(10_100);
+    await a.windows.close();
+    await b.windows.close();
+    expect(Number(await admin.hget("agentport-limits:" + key, "t"))).toBe(tokens);
+  });
+
+  it("a replica going to Redis gives its unused credit back in the same call, before the check", async () => {
+    const a = await replica();
+    const key = newKey();
+    const first = await a.windows.reserve(key, { rpm: 80, tpm: 0 }, 0);
+    expect(first.requests).toBe(1);
+    // 1/8 of the 79 left: 9 requests of credit, counted in Redis as used.
+    expect(await counted(key)).toBe(10);
+    // The key's limit changed: the credit is not spent under it but given back as it reserves.
+    const second = await a.windows.reserve(key, { rpm: 40, tpm: 0 }, 0);
+    expect(second.requests).toBe(2);
+    expect(a.counted.calls).toBe(2);
+    await a.windows.close();
+    expect(await counted(key)).toBe(2);
+  });
+
+  it("credit left idle goes back to the window, where another replica can use it", async () => {
+    const a = await replica(1_000);
+    const b = await replica();
+    const key = newKey();
+    const limits = { rpm: 80, tpm: 0 };
+    expect((await a.windows.reserve(key, limits, 0)).allowed).toBe(true); // holds 9 of credit
+    expect(await admitted(b.windows, key, limits, 75)).toBe(70);
+    // Bounded wait for A's sweep to give its 9 back.
+    for (let i = 0; i < 80 && (await counted(key)) > 71; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await counted(key)).toBe(71);
+    expect(await admitted(b.windows, key, limits, 12)).toBe(9);
+    await a.windows.close();
+    await b.windows.close();
+  });
+
+  it("a failed Redis call forgets every lease: nothing more is answered from credit until Redis answers", async () => {
+    const a = await replica();
+    const key = newKey();
+    const other = newKey();
+    const limits = { rpm: 1_000_000, tpm: 0 };
+    await a.windows.reserve(key, limits, 0);
+    await a.windows.reserve(key, limits, 0);
+    expect(a.counted.calls).toBe(1);
+    a.counted.fail = true;
+    await expect(a.windows.reserve(other, limits, 0)).rejects.toThrow("Redis is away");
+    await expect(a.windows.reserve(key, limits, 0)).rejects.toThrow("Redis is away");
+    expect(a.counted.calls).toBe(3);
+    a.counted.fail = false;
+    await a.windows.close();
+  });
+});
