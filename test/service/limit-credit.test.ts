@@ -74,6 +74,20 @@ describe("credit leasing over the shared windows", () => {
     await windows.close();
   });
 
+  it("a burst that arrives together makes one call and spends its grant; near the limit it is still counted exactly", async () => {
+    const { windows, counted: calls } = await replica();
+    const key = newKey();
+    const burst = await Promise.all(Array.from({ length: 20 }, () => windows.reserve(key, { rpm: 1_000_000, tpm: 0 }, 0)));
+    expect(burst.every((d) => d.allowed)).toBe(true);
+    expect(new Set(burst.map((d) => d.requests)).size).toBe(20);
+    expect(calls.calls).toBe(1);
+    const tight = newKey();
+    const near = await Promise.all(Array.from({ length: 12 }, () => windows.reserve(tight, { rpm: 8, tpm: 0 }, 0)));
+    expect(near.filter((d) => d.allowed)).toHaveLength(8);
+    expect(await counted(tight)).toBe(8);
+    await windows.close();
+  });
+
   it("two replicas asking in turn admit exactly the limit between them, never more", async () => {
     const a = await replica();
     const b = await replica();

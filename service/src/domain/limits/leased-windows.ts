@@ -10,8 +10,10 @@
  * - A replica that goes to Redis gives its unused credit back in the same call, before the check.
  * - Credit unused for `idleMs` goes back in the next settlement batch, and all of it at shutdown.
  *
- * While a key's request is on its way to Redis, this replica's other requests for that key ask for
- * no credit: a burst that arrives together does not take a block each.
+ * One call per key asks for credit at a time: the key's requests that arrive meanwhile wait for its
+ * grant and spend it, and go to Redis themselves, asking for none, only when it does not cover them.
+ * A burst that arrives together thus takes one block, not one each, and makes one call, not one
+ * each.
  */
 import type { Credit, CreditWindows, Decision, KeyLimits, LimitWindows } from "./windows.js";
 
@@ -37,8 +39,8 @@ interface Lease {
 
 export class LeasedWindows implements LimitWindows {
   private readonly leases = new Map<string, Lease>();
-  /** Keys with a reservation on its way to Redis. */
-  private readonly asking = new Map<string, number>();
+  /** Keys whose call asking for credit is on its way: settles once its credit is in the lease. */
+  private readonly granting = new Map<string, Promise<void>>();
   private readonly sweep: NodeJS.Timeout;
   private readonly source: CreditWindows;
   private readonly idleMs: number;
@@ -51,29 +53,54 @@ export class LeasedWindows implements LimitWindows {
   }
 
   async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
-    const now = Date.now();
-    const lease = this.leases.get(key);
-    if (lease && lease.endsAt > now && lease.rpm === limits.rpm && lease.tpm === limits.tpm && lease.requests >= 1 && lease.tokens >= tokens) {
-      lease.requests--;
-      lease.tokens -= tokens;
-      lease.lastUsed = now;
-      return { allowed: true, requests: ++lease.usedRequests, tokens: (lease.usedTokens += tokens), resetMs: lease.endsAt - now, window: lease.window };
+    const spent = this.spend(key, limits, tokens);
+    if (spent) return spent;
+    // A grant on its way may cover this request too: wait for it rather than make a call of our own.
+    const granting = this.granting.get(key);
+    if (granting) {
+      await granting;
+      const after = this.spend(key, limits, tokens);
+      if (after) return after;
     }
+    return this.ask(key, limits, tokens);
+  }
+
+  /** A reservation from the key's credit, if it covers one; undefined otherwise. */
+  private spend(key: string, limits: KeyLimits, tokens: number): Decision | undefined {
+    const lease = this.leases.get(key);
+    const now = Date.now();
+    if (!lease || lease.endsAt <= now || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm || lease.requests < 1 || lease.tokens < tokens) return undefined;
+    lease.requests--;
+    lease.tokens -= tokens;
+    lease.lastUsed = now;
+    return { allowed: true, requests: ++lease.usedRequests, tokens: (lease.usedTokens += tokens), resetMs: lease.endsAt - now, window: lease.window };
+  }
+
+  /** Reserves in Redis, giving back the key's unused credit, and asking for more unless a grant is already on its way. */
+  private ask(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
+    const lease = this.leases.get(key);
     const returned = lease ? this.takeBack(key, lease) : undefined;
-    const asking = this.asking.get(key) ?? 0;
-    this.asking.set(key, asking + 1);
+    const block = this.granting.has(key) ? 0 : BLOCK;
+    const reserved = this.call(key, limits, tokens, block, returned);
+    if (block) {
+      const settled = reserved.then(noop, noop);
+      this.granting.set(key, settled);
+      void settled.then(() => this.granting.get(key) === settled && this.granting.delete(key));
+    }
+    return reserved;
+  }
+
+  /** The Redis call; its credit is in the lease by the time it resolves. */
+  private async call(key: string, limits: KeyLimits, tokens: number, block: number, returned: Credit | undefined): Promise<Decision> {
+    const now = Date.now();
     try {
-      const grant = await this.source.reserve(key, limits, tokens, asking ? 0 : BLOCK, returned);
+      const grant = await this.source.reserve(key, limits, tokens, block, returned);
       if (grant.allowed) this.lease(key, limits, grant, now);
       return grant;
     } catch (err) {
       // Redis failed: forget every lease, so nothing is answered here until it answers again.
       this.leases.clear();
       throw err;
-    } finally {
-      const left = this.asking.get(key)! - 1;
-      if (left) this.asking.set(key, left);
-      else this.asking.delete(key);
     }
   }
 
@@ -130,6 +157,8 @@ export class LeasedWindows implements LimitWindows {
 }
 
 /** What a lease has not spent, in the dimensions the key is limited in. */
+const noop = () => {};
+
 function unused(lease: Lease): Credit {
   return { window: lease.window, requests: lease.rpm === 0 ? 0 : lease.requests, tokens: lease.tpm === 0 ? 0 : lease.tokens };
 }
