@@ -1,7 +1,8 @@
 /**
  * A Redis that stalls (CLIENT PAUSE) or dies under the per-key limits: every limited request answers
  * within a bound, the per-replica fallback still refuses past the limit, readiness and the gauge
- * say the limiter is degraded, and the outage is logged once when it starts and once when it ends.
+ * say the limiter is degraded, and the outage is logged once when it starts and once when it ends;
+ * requests a replica's credit covers never wait on it.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
@@ -69,5 +70,28 @@ describe("per-key limits while Redis stalls or is away", () => {
     expect((await scrape(origin)).value("agentport_rate_limit_degraded", {})).toBe(0);
     expect(logged("Redis (rate limits) is not answering")).toBe(1);
     expect(logged("Redis (rate limits) answers again")).toBe(1);
+  });
+
+  it("requests a replica's credit covers make no call: a stalled Redis neither holds them nor degrades the limits", async () => {
+    const port = await freePort();
+    const redis = await startPrivateRedis(port);
+    cleanups.push(() => redis.kill());
+    const t: TestApp = await buildTestApp("pglite", { RATE_LIMIT_RPM: "100000", REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" });
+    cleanups.push(() => t.close());
+    const base = await listen(t.app);
+    const origin = base.replace(/\/v1$/, "");
+    const { secret } = await t.createKey();
+    const models = async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status;
+    const ready = async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json();
+
+    expect(await models()).toBe(200); // one call, granting credit for the next 32
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+    admin.on("error", () => {});
+    cleanups.push(async () => admin.disconnect());
+    await admin.call("CLIENT", "PAUSE", "60000", "WRITE");
+    for (let i = 0; i < 10; i++) expect(await models()).toBe(200);
+    // No call timed out: the limits are still shared, not counted per replica.
+    expect(await ready()).toMatchObject({ status: "ready", limits: "redis" });
+    await admin.call("CLIENT", "UNPAUSE");
   });
 });
