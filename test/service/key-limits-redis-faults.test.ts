@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
+import type { AppOptions } from "../../service/src/app.js";
 import { listen } from "../helpers/openai-client.js";
 import { freePort } from "../helpers/pg-cluster.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/redis-server.js";
@@ -19,23 +20,27 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** A service whose keys are limited to `rpm` in `redis`, with a 200 ms command timeout; its models list and readiness, each answered within the bound. */
+async function limitedService(redis: PrivateRedis, rpm: string, logger?: AppOptions["logger"]) {
+  const t: TestApp = await buildTestApp("pglite", { RATE_LIMIT_RPM: rpm, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" }, logger ? { logger } : undefined);
+  cleanups.push(() => t.close());
+  const base = await listen(t.app);
+  const origin = base.replace(/\/v1$/, "");
+  const { secret } = await t.createKey();
+  return {
+    origin,
+    models: async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status,
+    ready: async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json(),
+  };
+}
+
 describe("per-key limits while Redis stalls or is away", () => {
   it("answer within a bound, fall back to a per-replica limit, say so, and log the outage once each way", async () => {
     const port = await freePort();
     let redis: PrivateRedis = await startPrivateRedis(port);
     cleanups.push(() => redis.kill());
     const lines: string[] = [];
-    const t: TestApp = await buildTestApp(
-      "pglite",
-      { RATE_LIMIT_RPM: "3", REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" },
-      { logger: { level: "info", stream: { write: (line: string) => void lines.push(line) } } },
-    );
-    cleanups.push(() => t.close());
-    const base = await listen(t.app);
-    const origin = base.replace(/\/v1$/, "");
-    const { secret } = await t.createKey();
-    const models = async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status;
-    const ready = async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json();
+    const { origin, models, ready } = await limitedService(redis, "3", { level: "info", stream: { write: (line: string) => void lines.push(line) } });
     const logged = (msg: string) => lines.filter((l) => l.includes(msg)).length;
 
     expect(await models()).toBe(200); // counted in Redis
@@ -76,13 +81,7 @@ describe("per-key limits while Redis stalls or is away", () => {
     const port = await freePort();
     const redis = await startPrivateRedis(port);
     cleanups.push(() => redis.kill());
-    const t: TestApp = await buildTestApp("pglite", { RATE_LIMIT_RPM: "100000", REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" });
-    cleanups.push(() => t.close());
-    const base = await listen(t.app);
-    const origin = base.replace(/\/v1$/, "");
-    const { secret } = await t.createKey();
-    const models = async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status;
-    const ready = async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json();
+    const { models, ready } = await limitedService(redis, "100000");
 
     expect(await models()).toBe(200); // one call, granting credit for the next 32
     const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
