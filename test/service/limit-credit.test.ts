@@ -10,7 +10,8 @@ import { Redis } from "ioredis";
 import { redisClient } from "../../service/src/domain/limits/redis-client.js";
 import { RedisWindows } from "../../service/src/domain/limits/redis-windows.js";
 import { BLOCK, LeasedWindows } from "../../service/src/domain/limits/leased-windows.js";
-import type { Credit, CreditWindows, KeyLimits } from "../../service/src/domain/limits/windows.js";
+import type { Credit, CreditWindows, Grant, KeyLimits } from "../../service/src/domain/limits/windows.js";
+import { buildTestApp } from "../helpers/app.js";
 
 const REDIS = "redis://127.0.0.1:6379";
 const clients: Redis[] = [];
@@ -168,4 +169,53 @@ describe("credit leasing over the shared windows", () => {
     a.counted.fail = false;
     await a.windows.close();
   });
+
+  it("a failed call gives every other key's credit back: one timeout does not strand it for the window", async () => {
+    const a = await replica();
+    const key = newKey();
+    const limits = { rpm: 1_000, tpm: 0 };
+    await a.windows.reserve(key, limits, 0); // 1 used, 32 of credit counted
+    expect(await counted(key)).toBe(33);
+    a.counted.fail = true;
+    await expect(a.windows.reserve(newKey(), limits, 0)).rejects.toThrow("Redis is away");
+    a.counted.fail = false;
+    await a.windows.close();
+    expect(await counted(key)).toBe(1);
+  });
+
+  it("a grant that fails fails the requests waiting on it: one call to a stalled Redis, not one each", async () => {
+    let calls = 0;
+    const stalled: CreditWindows = {
+      reserve: () => {
+        calls++;
+        return new Promise<Grant>((_, reject) => setTimeout(() => reject(new Error("Command timed out")), 50));
+      },
+      settle: async () => {},
+    };
+    const windows = new LeasedWindows(stalled);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => windows.reserve("k", { rpm: 1_000, tpm: 0 }, 0)));
+    expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
+    expect(calls).toBe(1);
+    await windows.close();
+  });
+
+  it("headers count each request once: credit this replica has not spent is not counted as used", async () => {
+    const { windows } = await replica();
+    const key = newKey();
+    const limits = { rpm: 100_000, tpm: 0 };
+    const burst = await Promise.all(Array.from({ length: 40 }, () => windows.reserve(key, limits, 0)));
+    expect(burst.map((d) => d.requests).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await windows.reserve(key, limits, 0)).requests).toBe(41);
+    await windows.close();
+  });
+
+  it("a service shutting down gives its credit back before its Redis connection closes", async () => {
+    const t = await buildTestApp("pglite", { RATE_LIMIT_RPM: "100000", REDIS_URL: REDIS });
+    const { secret, id } = await t.createKey();
+    expect((await t.app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } })).statusCode).toBe(200);
+    expect(await counted(id)).toBeGreaterThan(1);
+    await t.close();
+    expect(await counted(id)).toBe(1);
+  });
 });
+

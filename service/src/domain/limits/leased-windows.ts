@@ -15,7 +15,9 @@
  * A burst that arrives together thus takes one block, not one each, and makes one call, not one
  * each.
  */
-import type { Credit, CreditWindows, Decision, KeyLimits, LimitWindows } from "./windows.js";
+// Leases are timed on the monotonic clock: a wall clock stepped back must not let one outlive its window.
+import { performance } from "node:perf_hooks";
+import type { Credit, CreditWindows, Decision, Grant, KeyLimits, LimitWindows } from "./windows.js";
 
 /** The most requests of credit one grant carries. */
 export const BLOCK = 32;
@@ -39,8 +41,8 @@ interface Lease {
 
 export class LeasedWindows implements LimitWindows {
   private readonly leases = new Map<string, Lease>();
-  /** Keys whose call asking for credit is on its way: settles once its credit is in the lease. */
-  private readonly granting = new Map<string, Promise<void>>();
+  /** Keys whose call asking for credit is on its way: settles once its credit is in the lease, and fails if the call failed. */
+  private readonly granting = new Map<string, Promise<Decision>>();
   private readonly sweep: NodeJS.Timeout;
   private readonly source: CreditWindows;
   private readonly idleMs: number;
@@ -48,7 +50,7 @@ export class LeasedWindows implements LimitWindows {
   constructor(source: CreditWindows, idleMs = IDLE_MS) {
     this.source = source;
     this.idleMs = idleMs;
-    this.sweep = setInterval(() => this.returnIdle(Date.now() - this.idleMs), Math.max(10, idleMs / 2));
+    this.sweep = setInterval(() => this.returnIdle(performance.now() - this.idleMs), Math.max(10, idleMs / 2));
     this.sweep.unref();
   }
 
@@ -58,6 +60,7 @@ export class LeasedWindows implements LimitWindows {
     // A grant on its way may cover this request too: wait for it rather than make a call of our own.
     const granting = this.granting.get(key);
     if (granting) {
+      // A grant that fails fails its waiters too: they fall back at once instead of waiting on Redis again.
       await granting;
       const after = this.spend(key, limits, tokens);
       if (after) return after;
@@ -68,7 +71,7 @@ export class LeasedWindows implements LimitWindows {
   /** A reservation from the key's credit, if it covers one; undefined otherwise. */
   private spend(key: string, limits: KeyLimits, tokens: number): Decision | undefined {
     const lease = this.leases.get(key);
-    const now = Date.now();
+    const now = performance.now();
     if (!lease || lease.endsAt <= now || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm || lease.requests < 1 || lease.tokens < tokens) return undefined;
     lease.requests--;
     lease.tokens -= tokens;
@@ -83,22 +86,27 @@ export class LeasedWindows implements LimitWindows {
     const block = this.granting.has(key) ? 0 : BLOCK;
     const reserved = this.call(key, limits, tokens, block, returned);
     if (block) {
-      const settled = reserved.then(noop, noop);
-      this.granting.set(key, settled);
-      void settled.then(() => this.granting.get(key) === settled && this.granting.delete(key));
+      this.granting.set(key, reserved);
+      const done = () => void (this.granting.get(key) === reserved && this.granting.delete(key));
+      reserved.then(done, done);
     }
     return reserved;
   }
 
   /** The Redis call; its credit is in the lease by the time it resolves. */
   private async call(key: string, limits: KeyLimits, tokens: number, block: number, returned: Credit | undefined): Promise<Decision> {
-    const now = Date.now();
+    const now = performance.now();
     try {
       const grant = await this.source.reserve(key, limits, tokens, block, returned);
-      if (grant.allowed) this.lease(key, limits, grant, now);
-      return grant;
+      if (!grant.allowed) return grant;
+      // Redis's count includes this replica's credit not yet spent: that is not used yet.
+      const own = this.lease(key, limits, grant, now);
+      return { ...grant, requests: grant.requests - own.requests, tokens: grant.tokens - own.tokens };
     } catch (err) {
-      // Redis failed: forget every lease, so nothing is answered here until it answers again.
+      // Redis failed: nothing is answered from credit until it answers again. The unused credit is
+      // given back with the next settlement (dropped if Redis is still away), so one timeout does
+      // not strand every key's credit for the rest of its window.
+      for (const [other, lease] of this.leases) this.giveBack(other, lease);
       this.leases.clear();
       throw err;
     }
@@ -115,19 +123,24 @@ export class LeasedWindows implements LimitWindows {
     await this.source.close?.();
   }
 
-  /** Adds a grant's credit to the key's lease (a new lease for a new window or new limits). */
-  private lease(key: string, limits: KeyLimits, grant: Decision & { credit: { requests: number; tokens: number } }, now: number): void {
+  /**
+   * Adds a grant's credit to the key's lease (a new lease for a new window or new limits); answers
+   * the credit the lease held unspent before it.
+   */
+  private lease(key: string, limits: KeyLimits, grant: Grant, now: number): Credit {
     let lease = this.leases.get(key);
     if (!lease || lease.window !== grant.window || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm) {
       if (lease) this.giveBack(key, lease);
       lease = { window: grant.window, endsAt: now + grant.resetMs, rpm: limits.rpm, tpm: limits.tpm, requests: 0, tokens: 0, usedRequests: 0, usedTokens: 0, lastUsed: now };
       this.leases.set(key, lease);
     }
+    const own = unused(lease);
+    lease.usedRequests = Math.max(lease.usedRequests, grant.requests - own.requests);
+    lease.usedTokens = Math.max(lease.usedTokens, grant.tokens - own.tokens);
     lease.requests = limits.rpm === 0 ? Infinity : lease.requests + grant.credit.requests;
     lease.tokens = limits.tpm === 0 ? Infinity : lease.tokens + grant.credit.tokens;
-    lease.usedRequests = Math.max(lease.usedRequests, grant.requests);
-    lease.usedTokens = Math.max(lease.usedTokens, grant.tokens);
     lease.lastUsed = now;
+    return own;
   }
 
   /** The lease's unused credit, taken out of it to go back with the next call. */
@@ -145,7 +158,7 @@ export class LeasedWindows implements LimitWindows {
 
   /** Gives back the credit of leases unused since `before`, and forgets leases whose window ended. */
   private returnIdle(before: number): void {
-    const now = Date.now();
+    const now = performance.now();
     for (const [key, lease] of this.leases) {
       if (lease.endsAt <= now) this.leases.delete(key);
       else if (lease.lastUsed < before) {
@@ -157,8 +170,6 @@ export class LeasedWindows implements LimitWindows {
 }
 
 /** What a lease has not spent, in the dimensions the key is limited in. */
-const noop = () => {};
-
 function unused(lease: Lease): Credit {
   return { window: lease.window, requests: lease.rpm === 0 ? 0 : lease.requests, tokens: lease.tpm === 0 ? 0 : lease.tokens };
 }
