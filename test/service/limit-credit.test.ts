@@ -124,6 +124,18 @@ describe("credit leasing over the shared windows", () => {
     expect(Number(await admin.hget("agentport-limits:" + key, "t"))).toBe(tokens);
   });
 
+  it("a key's plain requests (no tokens) spend the credit its runs were granted: an MCP session does not call Redis each time", async () => {
+    const { windows, counted: calls } = await replica();
+    const key = newKey();
+    for (let i = 0; i < 10; i++) {
+      expect((await windows.reserve(key, { rpm: 100_000, tpm: 1_000_000 }, 100)).allowed).toBe(true);
+      expect((await windows.reserve(key, { rpm: 100_000, tpm: 0 }, 0)).allowed).toBe(true);
+    }
+    expect(calls.calls).toBe(1);
+    await windows.close();
+    expect(await counted(key)).toBe(20);
+  });
+
   it("a replica going to Redis gives its unused credit back in the same call, before the check", async () => {
     const a = await replica();
     const key = newKey();

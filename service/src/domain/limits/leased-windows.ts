@@ -72,7 +72,7 @@ export class LeasedWindows implements LimitWindows {
   private spend(key: string, limits: KeyLimits, tokens: number): Decision | undefined {
     const lease = this.leases.get(key);
     const now = performance.now();
-    if (!lease || lease.endsAt <= now || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm || lease.requests < 1 || lease.tokens < tokens) return undefined;
+    if (!lease || lease.endsAt <= now || !sameLimits(lease, limits, tokens) || lease.requests < 1 || lease.tokens < tokens) return undefined;
     lease.requests--;
     lease.tokens -= tokens;
     lease.lastUsed = now;
@@ -167,6 +167,14 @@ export class LeasedWindows implements LimitWindows {
       }
     }
   }
+}
+
+/**
+ * Whether a lease was granted under these limits. A plain request (one unit, no tokens: tpm 0)
+ * may spend a run's lease too, as Redis would count it the same; the other way round it may not.
+ */
+function sameLimits(lease: Lease, limits: KeyLimits, tokens: number): boolean {
+  return lease.rpm === limits.rpm && (lease.tpm === limits.tpm || (limits.tpm === 0 && tokens === 0));
 }
 
 /** What a lease has not spent, in the dimensions the key is limited in. */
