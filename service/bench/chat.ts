@@ -16,8 +16,10 @@
  *
  * What the per-key limits and the usage accounting cost on the hot path: the same service with
  * requests- and tokens-per-minute limits counted in Redis (never reached) against it without, on
- * the models list (the request limit alone) and on chat (both); and a completion's usage record
- * timed in this process, as a share of a chat request's CPU time in the same run.
+ * the models list (the request limit alone) and on chat (both); far from the limits, so most
+ * requests are admitted from the replica's credit (domain/limits/leased-windows.ts) and about one
+ * in 33 goes to Redis; and a completion's usage record timed in this process, as a share of a chat
+ * request's CPU time in the same run.
  *
  * The goals of the relay's performance issue close the table: the llm relay against the spec floor
  * (built ≥ 0.85; `npm start`'s way, the sources through tsx, ≥ 0.8) and the limits on against off
