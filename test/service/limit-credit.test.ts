@@ -40,6 +40,28 @@ async function replica(idleMs?: number) {
   return { windows: new LeasedWindows(source, idleMs), counted };
 }
 
+/** The reservation script of the release before credit (a rolling deploy runs both at once). */
+const PREVIOUS_RESERVE = `
+local ttl = redis.call('PTTL', KEYS[1])
+local r, t, w = 0, 0, ARGV[5]
+local fresh = ttl <= 0
+if not fresh then
+  local v = redis.call('HMGET', KEYS[1], 'r', 't', 'w')
+  r, t, w = tonumber(v[1]) or 0, tonumber(v[2]) or 0, v[3] or ARGV[5]
+else
+  ttl = tonumber(ARGV[4])
+end
+local rpm, tpm = tonumber(ARGV[1]), tonumber(ARGV[2])
+if (rpm > 0 and r >= rpm) or (tpm > 0 and t >= tpm) then
+  return {0, r, t, ttl, w}
+end
+r = r + 1
+t = t + tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'r', r, 't', t, 'w', w)
+if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
+return {1, r, t, ttl, w}
+`;
+
 const newKey = () => "credit-" + randomBytes(6).toString("hex");
 /** What Redis has counted in the key's window. */
 const counted = async (key: string) => Number(await admin.hget("agentport-limits:" + key, "r"));
@@ -100,6 +122,27 @@ describe("credit leasing over the shared windows", () => {
     expect(a.counted.calls + b.counted.calls).toBeLessThan(200);
     await a.windows.close();
     await b.windows.close();
+    expect(await counted(key)).toBe(200);
+  });
+
+  it("a rolling deploy: a replica of the previous release (its own script, no credit) and one with credit share the limit exactly", async () => {
+    const old = redisClient(REDIS, { connectMs: 1000, commandMs: 1000 });
+    clients.push(old);
+    await old.connect();
+    // The previous release's reservation script, as it ran before credit: one call per request.
+    old.defineCommand("previousReserve", { numberOfKeys: 1, lua: PREVIOUS_RESERVE });
+    const previous = old as Redis & { previousReserve(...args: Array<string | number>): Promise<[number]> };
+    const current = await replica();
+    const key = newKey();
+    const limits = { rpm: 200, tpm: 0 };
+    let served = 0;
+    for (let i = 0; i < 150; i++) {
+      const [allowed] = await previous.previousReserve("agentport-limits:" + key, limits.rpm, 0, 0, 60_000, "old-" + i);
+      served += allowed;
+      served += await admitted(current.windows, key, limits, 1);
+    }
+    expect(served).toBe(200);
+    await current.windows.close();
     expect(await counted(key)).toBe(200);
   });
 
