@@ -11,9 +11,9 @@
  * - Credit unused for `idleMs` goes back in the next settlement batch, and all of it at shutdown.
  *
  * One call per key asks for credit at a time: the key's requests that arrive meanwhile wait for its
- * grant and spend it, and go to Redis themselves, asking for none, only when it does not cover them.
- * A burst that arrives together thus takes one block, not one each, and makes one call, not one
- * each.
+ * grant and spend it, and go to Redis themselves only when it does not cover them (if it failed,
+ * they fail with it, and the limiter answers them from its fallback at once). A burst that arrives
+ * together thus takes one block, not one each, and makes one call, not one each.
  */
 // Leases are timed on the monotonic clock: a wall clock stepped back must not let one outlive its window.
 import { performance } from "node:perf_hooks";
