@@ -40,6 +40,7 @@ import { percentile, ttft } from "./lib/ttft.js";
 import { usageRecordNanos } from "./usage-cost.js";
 import type { ChatServers } from "./chat-servers.js";
 import { startPortkey, type Portkey } from "./lib/portkey.js";
+import { scriptCalls, type ScriptCalls } from "./lib/redis-calls.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -124,6 +125,15 @@ function pairs(s: Endpoints): Pair[] {
 }
 
 
+/** The limiter's Redis work per limited request in the rounds: script calls (reservations and settlement batches) and Redis's CPU. */
+function printRedisCalls(after: ScriptCalls, before: ScriptCalls, list: Pair[], results: Array<Rounds>, limitedUrl: string): void {
+  let requests = 0;
+  for (const [i, p] of list.entries()) if (p.ours.url.startsWith(limitedUrl + "/")) requests += results[i].ours.reduce((n, m) => n + m.requests, 0);
+  if (!requests) return;
+  const calls = after.calls - before.calls;
+  console.log(`\nlimits in Redis: ${calls} script calls for ${requests} limited requests, ${fixed(calls / requests, 3)} a request (counted by Redis, not timed); Redis's own CPU ${fixed((after.micros - before.micros) / requests, 1)} µs a request`);
+}
+
 export async function run(): Promise<void> {
   buildArtifact();
   const upstream = await startChild<{ url: string }>(new URL("./chat-upstream.ts", import.meta.url));
@@ -170,6 +180,7 @@ export async function run(): Promise<void> {
       if (p.npmStart) await measure(p.npmStart, 1);
       if (p.peer) await measure(p.peer, 1);
     }
+    const redisBefore = await scriptCalls(limitedEnv.REDIS_URL);
     const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[], peer: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
@@ -217,6 +228,7 @@ export async function run(): Promise<void> {
     console.log("spec floor: the reference plus a SHA-256 key lookup and one JSON access line per request, the duties the service owes every request, and for the proxy a parse of each answer it relays (a client gets JSON or an error, never a broken chunk); its ratios are the most any server keeping them reaches here, so a goal above them is beyond reach. of floor: our req/s over the floor's.");
 
     printGoals(list, results, ROUNDS);
+    printRedisCalls(await scriptCalls(limitedEnv.REDIS_URL), redisBefore, list, results, limited.url);
 
     comparePortkey(list, results, peerFailures);
 
