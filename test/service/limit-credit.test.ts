@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { redisClient } from "../../service/src/domain/limits/redis-client.js";
 import { RedisWindows } from "../../service/src/domain/limits/redis-windows.js";
@@ -27,12 +28,14 @@ async function replica(idleMs?: number) {
   clients.push(redis);
   await redis.connect();
   const inner = new RedisWindows(redis);
-  const counted = { calls: 0, fail: false };
+  /** `hold`: answers from Redis wait for it (a call still on its way). */
+  const counted: { calls: number; fail: boolean; hold?: Promise<void> } = { calls: 0, fail: false };
   const source: CreditWindows = {
     reserve(key: string, limits: KeyLimits, tokens: number, block?: number, returned?: Credit) {
       counted.calls++;
       if (counted.fail) return Promise.reject(new Error("Redis is away"));
-      return inner.reserve(key, limits, tokens, block, returned);
+      const hold = counted.hold;
+      return inner.reserve(key, limits, tokens, block, returned).then(async (grant) => (await hold, grant));
     },
     settle: (key, window, delta, requests) => inner.settle(key, window, delta, requests),
     close: () => inner.close(),
@@ -40,27 +43,8 @@ async function replica(idleMs?: number) {
   return { windows: new LeasedWindows(source, idleMs), counted };
 }
 
-/** The reservation script of the release before credit (a rolling deploy runs both at once). */
-const PREVIOUS_RESERVE = `
-local ttl = redis.call('PTTL', KEYS[1])
-local r, t, w = 0, 0, ARGV[5]
-local fresh = ttl <= 0
-if not fresh then
-  local v = redis.call('HMGET', KEYS[1], 'r', 't', 'w')
-  r, t, w = tonumber(v[1]) or 0, tonumber(v[2]) or 0, v[3] or ARGV[5]
-else
-  ttl = tonumber(ARGV[4])
-end
-local rpm, tpm = tonumber(ARGV[1]), tonumber(ARGV[2])
-if (rpm > 0 and r >= rpm) or (tpm > 0 and t >= tpm) then
-  return {0, r, t, ttl, w}
-end
-r = r + 1
-t = t + tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'r', r, 't', t, 'w', w)
-if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
-return {1, r, t, ttl, w}
-`;
+/** The reservation script of the release before credit, as it ran (a rolling deploy runs both at once). */
+const PREVIOUS_RESERVE = readFileSync(new URL("../fixtures/reserve-before-credit.lua", import.meta.url), "utf8");
 
 const newKey = () => "credit-" + randomBytes(6).toString("hex");
 /** What Redis has counted in the key's window. */
@@ -229,6 +213,26 @@ describe("credit leasing over the shared windows", () => {
     a.counted.fail = false;
     await a.windows.close();
     expect(await counted(key)).toBe(1);
+  });
+
+  it("a grant that arrives after another call failed is not kept: the next request goes to Redis, and its credit goes back", async () => {
+    const a = await replica();
+    const key = newKey();
+    const limits = { rpm: 1_000, tpm: 0 };
+    let release!: () => void;
+    a.counted.hold = new Promise((resolve) => (release = resolve));
+    const late = a.windows.reserve(key, limits, 0); // answered by Redis, held on its way back
+    a.counted.hold = undefined;
+    a.counted.fail = true;
+    await expect(a.windows.reserve(newKey(), limits, 0)).rejects.toThrow("Redis is away");
+    a.counted.fail = false;
+    release();
+    expect((await late).allowed).toBe(true);
+    await a.windows.reserve(key, limits, 0);
+    expect(a.counted.calls).toBe(3);
+    await a.windows.close();
+    // Both requests counted; the late grant's credit given back, the next call's at shutdown.
+    expect(await counted(key)).toBe(2);
   });
 
   it("a grant that fails fails the requests waiting on it: one call to a stalled Redis, not one each", async () => {

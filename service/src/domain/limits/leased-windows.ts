@@ -44,6 +44,8 @@ export class LeasedWindows implements LimitWindows {
   /** Keys whose call asking for credit is on its way: settles once its credit is in the lease, and fails if the call failed. */
   private readonly granting = new Map<string, Promise<Decision>>();
   private readonly sweep: NodeJS.Timeout;
+  /** Redis calls that failed so far: a grant from a call sent before the latest failure is not kept. */
+  private failures = 0;
   private readonly source: CreditWindows;
   private readonly idleMs: number;
 
@@ -96,9 +98,16 @@ export class LeasedWindows implements LimitWindows {
   /** The Redis call; its credit is in the lease by the time it resolves. */
   private async call(key: string, limits: KeyLimits, tokens: number, block: number, returned: Credit | undefined): Promise<Decision> {
     const now = performance.now();
+    const failures = this.failures;
     try {
       const grant = await this.source.reserve(key, limits, tokens, block, returned);
       if (!grant.allowed) return grant;
+      if (this.failures !== failures) {
+        // Redis failed meanwhile: no credit is kept (the limiter's probe must reach Redis, not a
+        // lease); this request stands, its credit goes back.
+        this.giveBack(key, { ...grant, rpm: limits.rpm, tpm: limits.tpm, ...grant.credit });
+        return grant;
+      }
       // Redis's count includes this replica's credit not yet spent: that is not used yet.
       const own = this.lease(key, limits, grant, now);
       return { ...grant, requests: grant.requests - own.requests, tokens: grant.tokens - own.tokens };
@@ -106,6 +115,7 @@ export class LeasedWindows implements LimitWindows {
       // Redis failed: nothing is answered from credit until it answers again. The unused credit is
       // given back with the next settlement (dropped if Redis is still away), so one timeout does
       // not strand every key's credit for the rest of its window.
+      this.failures++;
       for (const [other, lease] of this.leases) this.giveBack(other, lease);
       this.leases.clear();
       throw err;
@@ -151,7 +161,7 @@ export class LeasedWindows implements LimitWindows {
   }
 
   /** The lease's unused credit goes back with the next settlement batch. */
-  private giveBack(key: string, lease: Lease): void {
+  private giveBack(key: string, lease: Pick<Lease, "window" | "rpm" | "tpm" | "requests" | "tokens">): void {
     const credit = unused(lease);
     if (credit.requests || credit.tokens) this.source.settle(key, credit.window, -credit.tokens, -credit.requests).catch(() => {});
   }
@@ -178,6 +188,6 @@ function sameLimits(lease: Lease, limits: KeyLimits, tokens: number): boolean {
 }
 
 /** What a lease has not spent, in the dimensions the key is limited in. */
-function unused(lease: Lease): Credit {
+function unused(lease: Pick<Lease, "window" | "rpm" | "tpm" | "requests" | "tokens">): Credit {
   return { window: lease.window, requests: lease.rpm === 0 ? 0 : lease.requests, tokens: lease.tpm === 0 ? 0 : lease.tokens };
 }
