@@ -27,7 +27,7 @@ RUN node scripts/pglite-template.mjs
 FROM deps AS build
 ARG SOURCE_DATE_EPOCH
 COPY tsconfig.json ./
-COPY scripts/build.mjs scripts/pglite-template.mjs scripts/stage-image.sh scripts/
+COPY scripts/build.mjs scripts/bundle-options.mjs scripts/pglite-template.mjs scripts/stage-image.sh scripts/
 COPY service/src service/src
 COPY service/agents.example.yaml service/
 COPY --from=template /src/node_modules/.cache/agentport node_modules/.cache/agentport

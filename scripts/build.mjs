@@ -12,24 +12,11 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundleOptions, INSTALLED } from "./bundle-options.mjs";
 import { cachedTemplate } from "./pglite-template.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist");
-
-/**
- * Kept out of the bundle, installed beside it:
- * - @electric-sql/pglite loads its WASM, data bundle and extensions from files next to its own
- *   modules (`new URL(…, import.meta.url)`), which a bundle would break.
- * - pg-native is pg's optional native driver: never installed, only referenced.
- * Bundled on purpose: the AWS and Azure SDKs, fastify, pg and pino read no files beside their own
- * modules (the service starts pino without transports, so no thread-stream worker file is needed).
- *
- * No keepNames: nothing compares function or class names — every error class sets `this.name`
- * explicitly — and without minify esbuild only renames on a collision (none in this bundle).
- */
-const INSTALLED = ["@electric-sql/pglite"];
-const NEVER_PRESENT = ["pg-native"];
 
 const rootPkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"));
@@ -43,6 +30,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 await build({
+  ...bundleOptions(root),
   entryPoints: {
     server: join(root, "service/src/server.ts"),
     keys: join(root, "service/src/cli/keys.ts"),
@@ -50,19 +38,6 @@ await build({
     "provision-db": join(root, "service/src/cli/provision-db.ts"),
   },
   outdir: out,
-  bundle: true,
-  splitting: true, // server and CLI share one copy of the store, keys and config code
-  chunkNames: "[name]-[hash]", // beside the entries: migrate.ts finds ./migrations from its own URL
-  format: "esm",
-  platform: "node",
-  // The oldest Node that package.json's engines accepts (dist/package.json declares the same).
-  target: `node${/\d+(?:\.\d+){0,2}/.exec(rootPkg.engines.node)[0]}`,
-  external: [...INSTALLED, ...NEVER_PRESENT],
-  define: { AGENTPORT_VERSION: JSON.stringify(rootPkg.version) },
-  // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require.
-  banner: { js: "import { createRequire as __agentportRequire } from 'node:module'; const require = __agentportRequire(import.meta.url);" },
-  legalComments: "linked",
-  logLevel: "warning",
 });
 
 // V8 keeps each loaded script's source in the heap, at two bytes a character when any character is

@@ -15,11 +15,11 @@
 import { hash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { hostname as osHostname } from "node:os";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { Agent, request, type Dispatcher } from "undici";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import { request } from "undici";
 import { batchedStdout } from "../src/http/log-destination.js";
-import { SseReader } from "../src/sse/sse-reader.js";
 import { answerCpuQuestions } from "./lib/children.js";
+import { floorRelay } from "./lib/floor-relay.js";
 
 export interface ChatServers {
   bare: string;
@@ -92,48 +92,13 @@ function bareRoutes(app: FastifyInstance): FastifyInstance {
   return app;
 }
 
-/**
- * The upstream's SSE bytes relayed as they come, each event's data parsed first: the relay's JSON
- * check, done the cheapest way measured (a hijacked reply written from the body's data events;
- * a Transform piped into Fastify's send cost about 35 µs a stream more).
- */
-function relayChecked(reply: FastifyReply, res: Dispatcher.ResponseData): void {
-  const reader = new SseReader();
-  reply.hijack();
-  // The headers the reply holds (its type, the request id) go with the raw response.
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-  reply.raw.writeHead(res.statusCode);
-  res.body.on("data", (chunk: Buffer) => {
-    try {
-      for (const item of reader.push(chunk)) if (item.kind === "data" && item.data !== "[DONE]") JSON.parse(item.data);
-    } catch {
-      res.body.destroy();
-      return void reply.raw.destroy();
-    }
-    reply.raw.write(chunk);
-  });
-  res.body.on("end", () => reply.raw.end());
-}
-
 // The reference proxy: check the bearer token, parse, forward, pipe the answer back. Nothing else.
-const pool = new Agent({ keepAliveTimeout: 30_000 });
 const expected = `Bearer ${key}`;
 function proxyRoute(app: FastifyInstance, duties: { checkToken: boolean; checkAnswers: boolean }): FastifyInstance {
+  const relay = floorRelay(upstream, duties.checkAnswers);
   app.post("/v1/chat/completions", async (req, reply) => {
     if (duties.checkToken && req.headers.authorization !== expected) return reply.code(401).send({ error: { message: "bad key" } });
-    const res = await request(`${upstream}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(req.body),
-      dispatcher: pool,
-    });
-    const type = String(res.headers["content-type"]);
-    reply.code(res.statusCode).type(type);
-    if (!duties.checkAnswers) return reply.send(res.body);
-    if (type.startsWith("text/event-stream")) return relayChecked(reply, res);
-    const answer = await res.body.text();
-    JSON.parse(answer);
-    return reply.send(answer);
+    return relay(req, reply);
   });
   return app;
 }

@@ -22,18 +22,22 @@ export interface Pair {
   ours: Target;
   /** The same path on `npm start`'s way (the sources through tsx), for the llm relay's goal there. */
   npmStart?: Target;
+  /** The spec floor's handler behind the service's pipeline, built as the artifact is (relay-ceiling.ts): the most any relay in it reaches. */
+  ceiling?: Target;
   /** Portkey's gateway on the same path, when it serves it: measured in each round, beside ours. */
   peer?: Target;
   goal: number;
 }
 
 /** Each pair's rounds, by side. */
-export type Rounds = Record<"reference" | "floor" | "ours" | "npmStart" | "peer", Measured[]>;
+export type Rounds = Record<"reference" | "floor" | "ours" | "npmStart" | "ceiling" | "peer", Measured[]>;
 
-/** [what, pair, ours, against, goal]. */
-const GOALS: Array<[string, string, "ours" | "npmStart", "floor" | "reference", number]> = [
+/** [what, pair, ours, against, goal]; a ceiling's line says whether the goal is within its reach. */
+const GOALS: Array<[string, string, "ours" | "npmStart" | "ceiling", "floor" | "reference", number]> = [
   ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", 0.85],
   ["llm SSE, built, of the spec floor", "llm SSE", "ours", "floor", 0.85],
+  ["  its ceiling, JSON: the pipeline + the floor's handler", "llm JSON", "ceiling", "floor", 0.85],
+  ["  its ceiling, SSE: the pipeline + the floor's handler", "llm SSE", "ceiling", "floor", 0.85],
   ["llm JSON, npm start, of the spec floor", "llm JSON", "npmStart", "floor", 0.8],
   ["llm SSE, npm start, of the spec floor", "llm SSE", "npmStart", "floor", 0.8],
   ["limits on vs off, llm JSON", "limits on (Redis, RPM+TPM) vs off, llm JSON", "ours", "reference", 0.85],
@@ -48,9 +52,10 @@ export function printGoals(list: Pair[], results: Rounds[], rounds: number): voi
   const rows: string[][] = [];
   for (const [what, pairName, side, against, goal] of GOALS) {
     const at = list.findIndex((p) => p.what === pairName);
-    if (at < 0) continue;
+    if (at < 0 || !results[at][side].length) continue;
     const { rps, cpu } = pairedRatios(results[at][side], results[at][against]);
-    rows.push([what, range(rps, 2), range(cpu, 2), `≥ ${goal}`, rps.median >= goal ? "ok" : "MISSED"]);
+    const met = rps.median >= goal;
+    rows.push([what, range(rps, 2), range(cpu, 2), `≥ ${goal}`, side === "ceiling" ? (met ? "reachable" : "beyond reach") : met ? "ok" : "MISSED"]);
   }
   if (!rows.length) return;
   console.log(`\ngoals: the median of the ${rounds} rounds' paired ratios [lowest–highest round]; the verdict on req/s`);

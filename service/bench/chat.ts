@@ -34,13 +34,15 @@ import { load } from "./lib/load.js";
 import { mean, type Measured } from "./lib/rounds.js";
 import { comparePortkey, printGoals, type Pair, type Rounds, type Target } from "./chat-verdicts.js";
 import { startChild } from "./lib/children.js";
-import { benchEnv, buildArtifact, createKey, processCpuMicros, startWarm, stopService } from "./lib/service-process.js";
+import { pathToFileURL } from "node:url";
+import { benchEnv, buildArtifact, bundleLikeArtifact, createKey, processCpuMicros, startWarm, stopService } from "./lib/service-process.js";
 import { fixed, table } from "../src/cli/table.js";
 import { percentile, ttft } from "./lib/ttft.js";
 import { usageRecordNanos } from "./usage-cost.js";
 import type { ChatServers } from "./chat-servers.js";
 import { startPortkey, type Portkey } from "./lib/portkey.js";
 import { scriptCalls, type ScriptCalls } from "./lib/redis-calls.js";
+import type { RelayCeiling } from "./relay-ceiling.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -59,6 +61,7 @@ interface Endpoints extends ChatServers {
   /** The service as `npm start` runs it. */
   npmStart: string;
   npmStartKey: string;
+  ceiling: RelayCeiling;
 }
 
 const chatBody = (model: string, stream: boolean) =>
@@ -120,6 +123,7 @@ function pairs(s: Endpoints): Pair[] {
       floor: proxyFloor(stream),
       ours: ours(`agentport llm agent, ${stream ? "SSE" : "JSON"}`, "agentport/llm-bench", stream),
       npmStart: { name: `agentport llm agent, ${stream ? "SSE" : "JSON"}, npm start`, url: `${s.npmStart}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${s.npmStartKey}` }, body: chatBody("agentport/llm-bench", stream) },
+      ceiling: { name: `  relay ceiling: the built pipeline + the floor's handler, ${stream ? "SSE" : "JSON"}`, url: `${s.ceiling.url}/chat/completions`, headers: { ...json, authorization: `Bearer ${s.ceiling.key}` }, body: chatBody("agentport/llm-bench", stream) },
     })),
   ];
 }
@@ -155,10 +159,14 @@ export async function run(): Promise<void> {
   const npmStartKey = createKey("tsx", npmStartEnv);
   // Its spec-floor servers write an access line per request: into a pipe read into nothing, as the service's.
   const servers = await startChild<ChatServers>(new URL("./chat-servers.ts", import.meta.url), { BENCH_UPSTREAM: upstream.info.url, BENCH_SERVICE: service.url, BENCH_KEY: key }, { discardStdout: true });
+  // The floor's handler behind the service's own pipeline, bundled as the artifact is; its log lines read into nothing.
+  const ceilingBundle = await bundleLikeArtifact(new URL("./relay-ceiling.ts", import.meta.url), "relay-ceiling");
+  const ceiling = await startChild<RelayCeiling>(pathToFileURL(ceilingBundle), { ...benchEnv("built", upstream.info.url), BENCH_UPSTREAM: upstream.info.url }, { discardStdout: true, bundled: true });
   const portkey = await startPortkey(upstream.info.url);
   // Each server's process by its origin (a prefix test would take port 4000 for 40001); the references share one child.
   const pids = new Map([service, npmStart, limited].map((r) => [new URL(r.url).origin, r.child.pid!]));
   pids.set(new URL(portkey.url).origin, portkey.process.pid!);
+  pids.set(new URL(ceiling.info.url).origin, ceiling.process.pid!);
   const cpuOf = async (t: Target) => {
     const pid = pids.get(new URL(t.url).origin);
     return pid === undefined ? servers.cpu() : processCpuMicros(pid);
@@ -169,7 +177,7 @@ export async function run(): Promise<void> {
     return { ...result, cpuMicros: (await cpuOf(t)) - before };
   };
   try {
-    const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey, npmStart: npmStart.url, npmStartKey });
+    const all = pairs({ ...servers.info, app: service.url, key, limited: limited.url, limitedKey, npmStart: npmStart.url, npmStartKey, ceiling: ceiling.info });
     const list = all.filter((p) => PAIRS.test(p.what));
     const peerFailures = await addPortkey(portkey, list);
     console.log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds alternating reference and agentport; loopback`);
@@ -178,16 +186,18 @@ export async function run(): Promise<void> {
       if (p.floor) await measure(p.floor, 1);
       await measure(p.ours, 1);
       if (p.npmStart) await measure(p.npmStart, 1);
+      if (p.ceiling) await measure(p.ceiling, 1);
       if (p.peer) await measure(p.peer, 1);
     }
     const redisBefore = await scriptCalls(limitedEnv.REDIS_URL);
-    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[], peer: [] as Measured[] }));
+    const results = list.map(() => ({ reference: [] as Measured[], floor: [] as Measured[], ours: [] as Measured[], npmStart: [] as Measured[], ceiling: [] as Measured[], peer: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of list.entries()) {
         results[i].reference.push(await measure(p.reference));
         if (p.floor) results[i].floor.push(await measure(p.floor));
         results[i].ours.push(await measure(p.ours));
         if (p.npmStart) results[i].npmStart.push(await measure(p.npmStart));
+        if (p.ceiling) results[i].ceiling.push(await measure(p.ceiling));
         if (p.peer) results[i].peer.push(await measure(p.peer));
       }
     }
@@ -221,6 +231,10 @@ export async function run(): Promise<void> {
       const npm = p.npmStart && mean(results[i].npmStart);
       if (p.npmStart && npm) {
         rows.push([p.npmStart.name, fixed(npm.rps), fixed(npm.p50, 1), fixed(npm.p99, 1), fixed(npm.cpuPerRequest), "", "", floor ? fixed(npm.rps / floor.rps, 2) : "", "", String(npm.failures)]);
+      }
+      const top = p.ceiling && mean(results[i].ceiling);
+      if (p.ceiling && top) {
+        rows.push([p.ceiling.name, fixed(top.rps), fixed(top.p50, 1), fixed(top.p99, 1), fixed(top.cpuPerRequest), "", "", floor ? fixed(top.rps / floor.rps, 2) : "", "", String(top.failures)]);
       }
     }
     console.log(table(["target", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "req/s ratio", "CPU ratio", "of floor", "goal", "failures"], rows));
@@ -257,6 +271,7 @@ export async function run(): Promise<void> {
     console.log(`added at p99: ${fixed(added, 2)} ms — ${added <= 1 ? "ok" : "MISSED"} (≤ 1 ms); added at p50: ${fixed(p(oursSamples, 50) - p(proxySamples, 50), 2)} ms`);
   } finally {
     await portkey.stop();
+    await ceiling.stop();
     await servers.stop();
     await stopService(service);
     await stopService(limited);

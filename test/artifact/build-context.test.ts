@@ -47,7 +47,7 @@ describe("the image's build context (the second `up`: what rebuilds the image)",
     const files = contextFiles(repoFiles());
     expect(files).toContain("service/src/server.ts");
     const outside = files.filter(
-      (p) => !/^(package\.json|package-lock\.json|tsconfig\.json|scripts\/(build\.mjs|pglite-template\.mjs|stage-image\.sh)|service\/src\/.+|service\/agents\.example\.yaml)$/.test(p),
+      (p) => !/^(package\.json|package-lock\.json|tsconfig\.json|scripts\/(build\.mjs|bundle-options\.mjs|pglite-template\.mjs|stage-image\.sh)|service\/src\/.+|service\/agents\.example\.yaml)$/.test(p),
     );
     expect(outside).toEqual([]);
   });

@@ -23,12 +23,14 @@ export function answerCpuQuestions(): void {
 export interface ChildOptions {
   /** Its stdout is a pipe read into nothing, as a log collector reads a service's (it logs every request). */
   discardStdout?: boolean;
+  /** A bundled JavaScript module, run by node alone (as the artifact runs), not through tsx. */
+  bundled?: boolean;
 }
 
-/** Starts a TypeScript module as a child; it reports what it listens on with `process.send(info)`. */
+/** Starts a TypeScript module (or a bundle) as a child; it reports what it listens on with `process.send(info)`. */
 export async function startChild<T>(module: URL, env: Record<string, string> = {}, options: ChildOptions = {}): Promise<Child<T>> {
   const child = fork(module, [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: options.bundled ? [] : ["--import", "tsx"],
     env: { ...process.env, ...env },
     stdio: ["ignore", options.discardStdout ? "pipe" : "inherit", "inherit", "ipc"],
   });

@@ -4,10 +4,14 @@
  * on stdout (discarded here, as a log collector would take it), on a warm data dir.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+// @ts-expect-error: a plain JavaScript module of the build, without types.
+import { bundleOptions } from "../../../scripts/bundle-options.mjs";
 
 export const ENTRIES = {
   built: { cwd: "dist", args: ["server.js"], keys: ["keys.js"] },
@@ -24,6 +28,23 @@ export interface RunningService {
 /** Writes `npm run build`'s artifact; every section that runs the built service calls it first. */
 export function buildArtifact(): void {
   execFileSync("npm", ["run", "-s", "build"], { stdio: "ignore" });
+}
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+/**
+ * Bundles a bench module that runs the service's code (relay-ceiling.ts) as `npm run build` bundles
+ * the service, next to a copy of what the bundle reads beside itself (the migrations, the embedded
+ * store's template), so it runs as the artifact does. Inside the repository, where its one external
+ * package resolves. Call buildArtifact first; returns the bundle's path.
+ */
+export async function bundleLikeArtifact(module: URL, name: string): Promise<string> {
+  const out = join(ROOT, ".tmp", `bench-${name}`);
+  rmSync(out, { recursive: true, force: true });
+  await build({ ...(bundleOptions(ROOT) as object), entryPoints: { [name]: fileURLToPath(module) }, outdir: out });
+  const dist = join(ROOT, "dist");
+  for (const file of readdirSync(dist)) if (file === "migrations" || file.endsWith("-datadir.tar.gz")) cpSync(join(dist, file), join(out, file), { recursive: true });
+  return join(out, `${name}.js`);
 }
 
 /**
