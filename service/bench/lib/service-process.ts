@@ -10,7 +10,6 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-// @ts-expect-error: a plain JavaScript module of the build, without types.
 import { bundleOptions } from "../../../scripts/bundle-options.mjs";
 
 export const ENTRIES = {
@@ -41,7 +40,7 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 export async function bundleLikeArtifact(module: URL, name: string): Promise<string> {
   const out = join(ROOT, ".tmp", `bench-${name}`);
   rmSync(out, { recursive: true, force: true });
-  await build({ ...(bundleOptions(ROOT) as object), entryPoints: { [name]: fileURLToPath(module) }, outdir: out });
+  await build({ ...bundleOptions(ROOT), entryPoints: { [name]: fileURLToPath(module) }, outdir: out });
   const dist = join(ROOT, "dist");
   for (const file of readdirSync(dist)) if (file === "migrations" || file.endsWith("-datadir.tar.gz")) cpSync(join(dist, file), join(out, file), { recursive: true });
   return join(out, `${name}.js`);
