@@ -7,12 +7,21 @@ export async function createResourceGroup(name: string, spec: StackSpec): Promis
   const { ResourceGroup } = await import("@pulumi/azure-native/resources/index.js");
   const a = spec.cloud.azure;
   // Protected: deleting the group deletes everything in it, databases included.
-  const group = new ResourceGroup(name, { resourceGroupName: a.resourceGroupName, location: a.location, tags: a.tags }, { protect: true });
+  const group = new ResourceGroup(
+    name,
+    { resourceGroupName: a.resourceGroupName, location: a.location, tags: a.tags },
+    { protect: true },
+  );
   if (a.deleteLock) {
     const { ManagementLockAtResourceGroupLevel } = await import("@pulumi/azure-native/authorization/index.js");
     new ManagementLockAtResourceGroupLevel(
       `${name}-delete-lock`,
-      { resourceGroupName: group.name, level: "CanNotDelete", lockName: "agentport-do-not-delete", notes: "Holds the platform's databases and files. Remove on purpose only." },
+      {
+        resourceGroupName: group.name,
+        level: "CanNotDelete",
+        lockName: "agentport-do-not-delete",
+        notes: "Holds the platform's databases and files. Remove on purpose only.",
+      },
       { parent: group },
     );
   }

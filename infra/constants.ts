@@ -31,4 +31,7 @@ export { DEFAULT_HEARTBEAT_SECONDS as MAX_HEARTBEAT_SECONDS } from "../service/s
 export { CLOUDB_STORAGE_REGION, SUGGESTED_SECRET_LENGTHS } from "./policy/reference.js";
 
 /** Labels of the API's objects and pods: the Deployment's selector, and what the metrics scrape keeps. */
-export const API_LABELS = { "app.kubernetes.io/name": "agentport-api", "app.kubernetes.io/part-of": "agentport" } as const;
+export const API_LABELS = {
+  "app.kubernetes.io/name": "agentport-api",
+  "app.kubernetes.io/part-of": "agentport",
+} as const;

@@ -36,7 +36,10 @@ const platform = new PlatformRelease(
   { dependsOn: [...data.ready, ...(image.built ? [image.built] : [])] },
 );
 // On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).
-const apiDbPassword = managed.sqldb ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }).result : undefined;
+const apiDbPassword = managed.sqldb
+  ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 })
+      .result
+  : undefined;
 const settings = serviceSettings(spec);
 const api = new ApiService(
   "api",
@@ -44,8 +47,16 @@ const api = new ApiService(
     api: spec.api,
     settings,
     gatewayNamespace: spec.platform.namespace,
-    databaseUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb, apiDbPassword && { user: API_DB_ROLE, password: apiDbPassword }),
-    dbRole: apiDbPassword && { adminUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb), appPassword: pulumi.secret(apiDbPassword) },
+    databaseUrl: databaseUrl(
+      spec,
+      secrets.sqldbPassword,
+      managed.sqldb,
+      apiDbPassword && { user: API_DB_ROLE, password: apiDbPassword },
+    ),
+    dbRole: apiDbPassword && {
+      adminUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb),
+      appPassword: pulumi.secret(apiDbPassword),
+    },
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
     storageEnv: storage.serviceEnv,

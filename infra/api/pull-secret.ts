@@ -8,9 +8,31 @@ export interface PullCredentials {
   password: pulumi.Output<string>;
 }
 
-export function pullSecret(name: string, namespace: pulumi.Input<string>, labels: Record<string, string>, pull: PullCredentials, opts: pulumi.CustomResourceOptions): Secret {
+export function pullSecret(
+  name: string,
+  namespace: pulumi.Input<string>,
+  labels: Record<string, string>,
+  pull: PullCredentials,
+  opts: pulumi.CustomResourceOptions,
+): Secret {
   const dockerConfig = pull.password.apply((password) =>
-    JSON.stringify({ auths: { [pull.server]: { username: pull.username, password, auth: Buffer.from(`${pull.username}:${password}`).toString("base64") } } }),
+    JSON.stringify({
+      auths: {
+        [pull.server]: {
+          username: pull.username,
+          password,
+          auth: Buffer.from(`${pull.username}:${password}`).toString("base64"),
+        },
+      },
+    }),
   );
-  return new Secret(name, { metadata: { namespace, labels }, type: "kubernetes.io/dockerconfigjson", stringData: { ".dockerconfigjson": pulumi.secret(dockerConfig) } }, opts);
+  return new Secret(
+    name,
+    {
+      metadata: { namespace, labels },
+      type: "kubernetes.io/dockerconfigjson",
+      stringData: { ".dockerconfigjson": pulumi.secret(dockerConfig) },
+    },
+    opts,
+  );
 }

@@ -16,7 +16,11 @@ export function apiScrapeConfig(namespace: string): Record<string, unknown> {
     metrics_path: "/metrics",
     kubernetes_sd_configs: [{ role: "pod", namespaces: { names: [namespace] } }],
     relabel_configs: [
-      { source_labels: [podLabel("app.kubernetes.io/name")], regex: API_LABELS["app.kubernetes.io/name"], action: "keep" },
+      {
+        source_labels: [podLabel("app.kubernetes.io/name")],
+        regex: API_LABELS["app.kubernetes.io/name"],
+        action: "keep",
+      },
       // The service's one port; a pod lists each of its container ports as a target.
       { source_labels: ["__meta_kubernetes_pod_container_port_name"], regex: "http", action: "keep" },
       { source_labels: ["__meta_kubernetes_namespace"], target_label: "namespace" },

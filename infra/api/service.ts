@@ -74,7 +74,11 @@ export class ApiService extends pulumi.ComponentResource {
     const pull = args.pull ? pullSecret(`${name}-pull`, scope.namespace, labels, args.pull, scope.parent) : undefined;
     // The database's CA bundle, where Node's roots do not cover it (the URL names RDS_CA_FILE).
     const ca = args.caBundle
-      ? new ConfigMap(`${name}-ca`, { metadata: { namespace: scope.namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } }, scope.parent)
+      ? new ConfigMap(
+          `${name}-ca`,
+          { metadata: { namespace: scope.namespace, labels }, data: { [basename(RDS_CA_FILE)]: args.caBundle } },
+          scope.parent,
+        )
       : undefined;
     const roleJob = args.dbRole ? createRoleJob(scope, args, args.dbRole) : undefined;
     const template = apiPodTemplate({
@@ -117,13 +121,15 @@ function createEnvSecret(scope: Scope, args: ApiServiceArgs, withLlmKey: boolean
       metadata: { namespace, labels },
       type: "Opaque",
       stringData: pulumi.secret(
-        pulumi.all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv, args.redisUrl]).apply(([db, jwt, llm, storage, redis]) => ({
-          DATABASE_URL: db,
-          ...(redis ? { REDIS_URL: redis } : {}),
-          JWT_SECRET: jwt,
-          ...(withLlmKey ? { LLM_API_KEY: llm } : {}),
-          ...storage,
-        })),
+        pulumi
+          .all([args.databaseUrl, args.jwtSecret, args.llmApiKey, args.storageEnv, args.redisUrl])
+          .apply(([db, jwt, llm, storage, redis]) => ({
+            DATABASE_URL: db,
+            ...(redis ? { REDIS_URL: redis } : {}),
+            JWT_SECRET: jwt,
+            ...(withLlmKey ? { LLM_API_KEY: llm } : {}),
+            ...storage,
+          })),
       ),
     },
     scope.parent,
@@ -131,10 +137,17 @@ function createEnvSecret(scope: Scope, args: ApiServiceArgs, withLlmKey: boolean
 }
 
 /** Inline agents travel as a ConfigMap; a change rolls the pods through the checksum annotation. */
-function createAgentsConfig(scope: Scope, agents: StackSpec["api"]["agents"]): { configMapName: pulumi.Output<string>; checksum: string } | undefined {
+function createAgentsConfig(
+  scope: Scope,
+  agents: StackSpec["api"]["agents"],
+): { configMapName: pulumi.Output<string>; checksum: string } | undefined {
   if (!agents) return undefined;
   const json = JSON.stringify({ agents }, null, 2);
-  const configMap = new ConfigMap(`${scope.name}-agents`, { metadata: { namespace: scope.namespace, labels: scope.labels }, data: { "agents.json": json } }, scope.parent);
+  const configMap = new ConfigMap(
+    `${scope.name}-agents`,
+    { metadata: { namespace: scope.namespace, labels: scope.labels }, data: { "agents.json": json } },
+    scope.parent,
+  );
   return { configMapName: configMap.metadata.name, checksum: sha256(json) };
 }
 
@@ -146,7 +159,15 @@ function createServiceAccount(scope: Scope, roleArn: pulumi.Output<string>): Ser
   const { namespace, labels } = scope;
   return new ServiceAccount(
     `${scope.name}-sa`,
-    { metadata: { namespace, labels, name: API_SERVICE_ACCOUNT, annotations: { "eks.amazonaws.com/role-arn": roleArn } }, automountServiceAccountToken: false },
+    {
+      metadata: {
+        namespace,
+        labels,
+        name: API_SERVICE_ACCOUNT,
+        annotations: { "eks.amazonaws.com/role-arn": roleArn },
+      },
+      automountServiceAccountToken: false,
+    },
     scope.parent,
   );
 }
@@ -155,15 +176,31 @@ function createServiceAccount(scope: Scope, roleArn: pulumi.Output<string>): Ser
  * In a namespace of its own: whoever may read the API namespace's Secrets does not read the
  * master's URL (see db-role-job.ts for why it cannot be deleted after the Job).
  */
-function createRoleJob(scope: Scope, args: ApiServiceArgs, dbRole: NonNullable<ApiServiceArgs["dbRole"]>): pulumi.Resource {
+function createRoleJob(
+  scope: Scope,
+  args: ApiServiceArgs,
+  dbRole: NonNullable<ApiServiceArgs["dbRole"]>,
+): pulumi.Resource {
   return dbRoleJob(
     `${scope.name}-db-role`,
-    { namespace: `${args.api.namespace}-db-role`, labels: scope.labels, image: args.image, adminUrl: dbRole.adminUrl, appPassword: dbRole.appPassword, caBundle: args.caBundle, pull: args.pull },
+    {
+      namespace: `${args.api.namespace}-db-role`,
+      labels: scope.labels,
+      image: args.image,
+      adminUrl: dbRole.adminUrl,
+      appPassword: dbRole.appPassword,
+      caBundle: args.caBundle,
+      pull: args.pull,
+    },
     scope.parent,
   );
 }
 
-function createDeployment(scope: Scope, template: ReturnType<typeof apiPodTemplate>, roleJob: pulumi.Resource | undefined): Deployment {
+function createDeployment(
+  scope: Scope,
+  template: ReturnType<typeof apiPodTemplate>,
+  roleJob: pulumi.Resource | undefined,
+): Deployment {
   const { namespace, labels } = scope;
   return new Deployment(
     `${scope.name}-deployment`,
@@ -188,7 +225,10 @@ function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings,
   const { name, namespace, labels, parent } = scope;
   const service = new Service(
     `${name}-svc`,
-    { metadata: { namespace, labels, annotations: s.serviceAnnotations }, spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] } },
+    {
+      metadata: { namespace, labels, annotations: s.serviceAnnotations },
+      spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: "http" }] },
+    },
     parent,
   );
   new Ingress(
@@ -203,7 +243,11 @@ function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings,
             host: s.host,
             // The API and MCP only: /metrics and /health stay inside the cluster.
             http: {
-              paths: ["/v1", "/mcp"].map((path) => ({ path, pathType: "Prefix", backend: { service: { name: service.metadata.name, port: { name: "http" } } } })),
+              paths: ["/v1", "/mcp"].map((path) => ({
+                path,
+                pathType: "Prefix",
+                backend: { service: { name: service.metadata.name, port: { name: "http" } } },
+              })),
             },
           },
         ],
@@ -221,7 +265,12 @@ function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings,
       spec: {
         podSelector: { matchLabels: labels },
         policyTypes: ["Ingress"],
-        ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": gatewayNamespace } } }], ports: [{ protocol: "TCP", port: "http" }] }],
+        ingress: [
+          {
+            from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": gatewayNamespace } } }],
+            ports: [{ protocol: "TCP", port: "http" }],
+          },
+        ],
       },
     },
     parent,
@@ -239,7 +288,12 @@ function createScaling(scope: Scope, api: StackSpec["api"], deployment: Deployme
         scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: deployment.metadata.name },
         minReplicas: api.replicas,
         maxReplicas: Math.max(api.maxReplicas, api.replicas),
-        metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: api.targetCpuPercent } } }],
+        metrics: [
+          {
+            type: "Resource",
+            resource: { name: "cpu", target: { type: "Utilization", averageUtilization: api.targetCpuPercent } },
+          },
+        ],
         // Scale down slowly: a removed pod drains its open streams first.
         behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
       },
@@ -248,7 +302,10 @@ function createScaling(scope: Scope, api: StackSpec["api"], deployment: Deployme
   );
   new PodDisruptionBudget(
     `${name}-pdb`,
-    { metadata: { namespace, labels }, spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) } },
+    {
+      metadata: { namespace, labels },
+      spec: { selector: { matchLabels: labels }, ...(api.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 }) },
+    },
     parent,
   );
 }

@@ -41,7 +41,9 @@ const ISSUER_ANNOTATIONS = ["cert-manager.io/cluster-issuer", "cert-manager.io/i
 /** The cert-manager issuer annotation the platform's Ingress uses, when it uses one. */
 export function certManagerIssuer(spec: StackSpec): Record<string, string> {
   const annotations = (spec.ingress.annotations ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(ISSUER_ANNOTATIONS.filter((k) => typeof annotations[k] === "string").map((k) => [k, String(annotations[k])]));
+  return Object.fromEntries(
+    ISSUER_ANNOTATIONS.filter((k) => typeof annotations[k] === "string").map((k) => [k, String(annotations[k])]),
+  );
 }
 
 /** Where the ConfigMap of inline `api.agents` is mounted in the pods. */
@@ -53,7 +55,11 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
   const publicUrl = `https://${host}`;
   const limits = limitsOf(spec);
   const { releaseName: release, namespace } = spec.platform;
-  const llmBaseUrl = api.llm.baseUrl ?? (spec.llmproxy.enabled ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port ?? LLMPROXY_PORT}/v1` : undefined);
+  const llmBaseUrl =
+    api.llm.baseUrl ??
+    (spec.llmproxy.enabled
+      ? `http://${serviceHost(release, namespace, "llmproxy")}:${spec.llmproxy.port ?? LLMPROXY_PORT}/v1`
+      : undefined);
   const prefix = api.annotationPrefix.replace(/\/$/, "");
   const maxBody = spec.gateway.env.client_max_body_size;
   return {
@@ -69,7 +75,11 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       MODEL_PREFIX: api.modelPrefix,
       // The sqldb is shared with the platform: the service keeps its tables in a schema of its own.
       DATABASE_SCHEMA: "agentport",
-      ...(api.agents ? { AGENTS_FILE: `${AGENTS_DIR}/agents.json` } : api.agentsFile ? { AGENTS_FILE: api.agentsFile } : {}),
+      ...(api.agents
+        ? { AGENTS_FILE: `${AGENTS_DIR}/agents.json` }
+        : api.agentsFile
+          ? { AGENTS_FILE: api.agentsFile }
+          : {}),
       ...(llmBaseUrl ? { LLM_BASE_URL: llmBaseUrl } : {}),
       // Below the gateway's idle read timeout by construction (limitsOf, the heartbeat rule).
       HEARTBEAT_SECONDS: String(limits.heartbeatSeconds),
@@ -80,7 +90,9 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
       ...(api.rateLimitRpm ? { RATE_LIMIT_RPM: String(api.rateLimitRpm) } : {}),
       ...(api.rateLimitTpm ? { RATE_LIMIT_TPM: String(api.rateLimitTpm) } : {}),
-      ...(api.responsesRetentionDays !== undefined ? { RESPONSES_RETENTION_DAYS: String(api.responsesRetentionDays) } : {}),
+      ...(api.responsesRetentionDays !== undefined
+        ? { RESPONSES_RETENTION_DAYS: String(api.responsesRetentionDays) }
+        : {}),
       DATA_DIR: "/tmp/agentport",
     },
     ...withIssuer(gatewayAnnotations(api.ingressClassName, prefix, limits, maxBody), certManagerIssuer(spec)),
@@ -95,12 +107,20 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
   };
 }
 
-function withIssuer(a: Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations">, issuer: Record<string, string>) {
+function withIssuer(
+  a: Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations">,
+  issuer: Record<string, string>,
+) {
   return { ...a, ingressAnnotations: { ...a.ingressAnnotations, ...issuer } };
 }
 
 /** The gateway's annotations for the API, by where its controller reads them. */
-function gatewayAnnotations(ingressClassName: string, prefix: string, limits: StackLimits, maxBody: unknown): Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations"> {
+function gatewayAnnotations(
+  ingressClassName: string,
+  prefix: string,
+  limits: StackLimits,
+  maxBody: unknown,
+): Pick<ServiceSettings, "ingressAnnotations" | "serviceAnnotations"> {
   const seconds = (ms: number) => String(Math.ceil(ms / 1000));
   const timeouts = {
     [`${prefix}/connect-timeout`]: String(limits.connectTimeoutMs),
@@ -141,13 +161,28 @@ export const API_DB_ROLE = "agentport_api";
  * managed cache the stack made (TLS, ElastiCache's auth token or Azure's key), else an external
  * cache; undefined for the in-cluster one, whose service name the chart owns.
  */
-export function redisUrl(spec: StackSpec, managed?: { host: pulumi.Input<string>; port: pulumi.Input<number>; username: pulumi.Input<string>; password: pulumi.Input<string> }): pulumi.Output<string> | undefined {
-  const url = (tls: boolean, user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<number>) =>
+export function redisUrl(
+  spec: StackSpec,
+  managed?: {
+    host: pulumi.Input<string>;
+    port: pulumi.Input<number>;
+    username: pulumi.Input<string>;
+    password: pulumi.Input<string>;
+  },
+): pulumi.Output<string> | undefined {
+  const url = (
+    tls: boolean,
+    user: pulumi.Input<string>,
+    password: pulumi.Input<string>,
+    host: pulumi.Input<string>,
+    port: pulumi.Input<number>,
+  ) =>
     pulumi.interpolate`${tls ? "rediss" : "redis"}://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}`;
   if (spec.api.redisUrl) return pulumi.secret(spec.api.redisUrl);
   if (managed) return pulumi.secret(url(true, managed.username, managed.password, managed.host, managed.port));
   const e = spec.externalCache;
-  if (spec.data.cache === "external" && e.host) return pulumi.secret(url(e.useTls, e.username ?? "default", e.password ?? "", e.host, e.port));
+  if (spec.data.cache === "external" && e.host)
+    return pulumi.secret(url(e.useTls, e.username ?? "default", e.password ?? "", e.host, e.port));
   return undefined;
 }
 
@@ -161,11 +196,27 @@ export function databaseUrl(
   managed?: PostgresEndpoint,
   as?: { user: string; password: pulumi.Input<string> },
 ): pulumi.Output<string> {
-  const url = (user: pulumi.Input<string>, password: pulumi.Input<string>, host: pulumi.Input<string>, port: pulumi.Input<string | number>, db: pulumi.Input<string>, query = "") =>
+  const url = (
+    user: pulumi.Input<string>,
+    password: pulumi.Input<string>,
+    host: pulumi.Input<string>,
+    port: pulumi.Input<string | number>,
+    db: pulumi.Input<string>,
+    query = "",
+  ) =>
     pulumi.interpolate`postgresql://${pulumi.output(user).apply(encodeURIComponent)}:${pulumi.output(password).apply(encodeURIComponent)}@${host}:${port}/${db}${query}`;
   if (managed) {
     if (spec.cloud.provider === "none") throw new Error("a managed sqldb needs cloud.provider aws or azure");
-    return pulumi.secret(url(as?.user ?? managed.username, as?.password ?? managed.password, managed.host, managed.port, managed.database, verifiedTlsQuery(spec.cloud.provider)));
+    return pulumi.secret(
+      url(
+        as?.user ?? managed.username,
+        as?.password ?? managed.password,
+        managed.host,
+        managed.port,
+        managed.database,
+        verifiedTlsQuery(spec.cloud.provider),
+      ),
+    );
   }
   if (spec.data.sqldb === "external") {
     const e = spec.externalSqldb;

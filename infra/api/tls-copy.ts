@@ -32,18 +32,30 @@ export function tlsSecretProblem(data: Record<string, string> | undefined, host:
  * Copies the stack's `api.tls` Secrets into the API's namespace from `api.tlsSourceNamespace`;
  * resolves to the copies' `namespace/name` once each is checked (undefined when unset).
  */
-export function copyApiTls(spec: StackSpec, host: string, namespace: pulumi.Input<string>, opts: pulumi.CustomResourceOptions = {}): pulumi.Output<string[]> | undefined {
+export function copyApiTls(
+  spec: StackSpec,
+  host: string,
+  namespace: pulumi.Input<string>,
+  opts: pulumi.CustomResourceOptions = {},
+): pulumi.Output<string[]> | undefined {
   const from = spec.api.tlsSourceNamespace;
   if (!from) return undefined;
   const names = (spec.api.tls as Array<{ secretName?: string }>).flatMap((t) => (t.secretName ? [t.secretName] : []));
   const copies = [...new Set(names)].map((secretName) => {
     const source = Secret.get(`api-tls-source-${secretName}`, `${from}/${secretName}`, opts);
-    new Secret(`api-tls-${secretName}`, { metadata: { name: secretName, namespace }, type: "kubernetes.io/tls", data: pulumi.secret(source.data) }, opts);
+    new Secret(
+      `api-tls-${secretName}`,
+      { metadata: { name: secretName, namespace }, type: "kubernetes.io/tls", data: pulumi.secret(source.data) },
+      opts,
+    );
     // Checked in a stack output, which the run waits for: a preview (where the read is real)
     // reports the problem by name.
     return pulumi.unsecret(source.data).apply((d) => {
       const problem = tlsSecretProblem(d, host);
-      if (problem) throw new Error(`the TLS Secret ${from}/${secretName} (api.tls, copied from api.tlsSourceNamespace) ${problem}`);
+      if (problem)
+        throw new Error(
+          `the TLS Secret ${from}/${secretName} (api.tls, copied from api.tlsSourceNamespace) ${problem}`,
+        );
       return `${spec.api.namespace}/${secretName}`;
     });
   });

@@ -20,8 +20,12 @@ export function serviceSecurityGroup(
       region: net.region,
       description: `Port ${port} from the cluster only`,
       ingress: [
-        ...(net.clientSecurityGroupIds.length ? [{ protocol: "tcp", fromPort: port, toPort: port, securityGroups: net.clientSecurityGroupIds }] : []),
-        ...(net.clientCidrs.length ? [{ protocol: "tcp", fromPort: port, toPort: port, cidrBlocks: net.clientCidrs }] : []),
+        ...(net.clientSecurityGroupIds.length
+          ? [{ protocol: "tcp", fromPort: port, toPort: port, securityGroups: net.clientSecurityGroupIds }]
+          : []),
+        ...(net.clientCidrs.length
+          ? [{ protocol: "tcp", fromPort: port, toPort: port, cidrBlocks: net.clientCidrs }]
+          : []),
       ],
       tags: net.tags,
     },

@@ -51,7 +51,12 @@ function createPostgres(c: Context, kind: "sqldb" | "vectordb", login: Login & {
   // The platform connects to the vector store with sslmode=disable, so TLS cannot be forced there.
   const params = new ParameterGroup(
     `${id}-params`,
-    { family, ...common(c), parameters: kind === "vectordb" ? [{ name: "rds.force_ssl", value: "0" }] : [{ name: "rds.force_ssl", value: "1" }] },
+    {
+      family,
+      ...common(c),
+      parameters:
+        kind === "vectordb" ? [{ name: "rds.force_ssl", value: "0" }] : [{ name: "rds.force_ssl", value: "1" }],
+    },
     parent,
   );
   const storageGb = kind === "sqldb" ? size.postgresStorageGb : size.vectorStorageGb;
@@ -82,7 +87,13 @@ function createPostgres(c: Context, kind: "sqldb" | "vectordb", login: Login & {
     },
     stateful(c),
   );
-  return { host: db.address, port: db.port, username: login.username, password: login.password, database: login.database };
+  return {
+    host: db.address,
+    port: db.port,
+    username: login.username,
+    password: login.password,
+    database: login.database,
+  };
 }
 
 /** ElastiCache Redis with TLS in transit, encryption at rest and an auth token. */
@@ -90,7 +101,11 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
   const { network: net, sizing: size } = c;
   const id = `${c.name}-cache`;
   const sg = serviceSecurityGroup(`${id}-sg`, 6379, net, c.component);
-  const subnets = new CacheSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, ...common(c) }, { parent: c.component });
+  const subnets = new CacheSubnetGroup(
+    `${id}-subnets`,
+    { subnetIds: net.subnetIds, ...common(c) },
+    { parent: c.component },
+  );
   const cache = new ReplicationGroup(
     id,
     {
@@ -122,17 +137,28 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
  * DocumentDB's URI: TLS on, one replica set "rs0", no retryable writes; `tlsCAFile` when the stack
  * names where the platform's pods have the Amazon RDS CA (README: the chart cannot mount it).
  */
-export function docdbUri(host: string, login: { username: string; password: string; database: string }, caFile?: string): string {
+export function docdbUri(
+  host: string,
+  login: { username: string; password: string; database: string },
+  caFile?: string,
+): string {
   const ca = caFile ? `&tlsCAFile=${encodeURIComponent(caFile)}` : "";
   return `mongodb://${encodeURIComponent(login.username)}:${encodeURIComponent(login.password)}@${host}:27017/${login.database}?tls=true${ca}&replicaSet=rs0&readPreference=secondaryPreferred&retryWrites=false`;
 }
 
 /** DocumentDB with its instances (the platform waits for them: the endpoint answers only once one runs). */
-function createDocdb(c: Context, login: Login & { database: string }): { endpoint: NonNullable<ManagedEndpoints["docdb"]>; instances: pulumi.Resource[] } {
+function createDocdb(
+  c: Context,
+  login: Login & { database: string },
+): { endpoint: NonNullable<ManagedEndpoints["docdb"]>; instances: pulumi.Resource[] } {
   const { network: net, sizing: size } = c;
   const id = `${c.name}-docdb`;
   const sg = serviceSecurityGroup(`${id}-sg`, 27017, net, c.component);
-  const subnets = new DocdbSubnetGroup(`${id}-subnets`, { subnetIds: net.subnetIds, ...common(c) }, { parent: c.component });
+  const subnets = new DocdbSubnetGroup(
+    `${id}-subnets`,
+    { subnetIds: net.subnetIds, ...common(c) },
+    { parent: c.component },
+  );
   const cluster = new DocdbCluster(
     id,
     {
@@ -151,9 +177,16 @@ function createDocdb(c: Context, login: Login & { database: string }): { endpoin
   );
   const instances = Array.from(
     { length: size.docdbInstances },
-    (_, i) => new ClusterInstance(`${id}-${i}`, { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, ...common(c) }, stateful(c)),
+    (_, i) =>
+      new ClusterInstance(
+        `${id}-${i}`,
+        { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, ...common(c) },
+        stateful(c),
+      ),
   );
-  const uri = pulumi.all([cluster.endpoint, login.password]).apply(([host, pw]) => docdbUri(host, { ...login, password: pw }, size.docdbTlsCaFile));
+  const uri = pulumi
+    .all([cluster.endpoint, login.password])
+    .apply(([host, pw]) => docdbUri(host, { ...login, password: pw }, size.docdbTlsCaFile));
   return { endpoint: { uri: pulumi.secret(uri) }, instances };
 }
 
@@ -166,7 +199,13 @@ function createBroker(c: Context, login: Login): NonNullable<ManagedEndpoints["m
   // (30 min) would close their channels. Its maximum, as the in-cluster broker's year cannot be set.
   const config = new MqConfiguration(
     `${id}-config`,
-    { engineType: "RabbitMQ", engineVersion: size.mqEngineVersion, name: `${id}-${pulumi.getStack()}`, data: `consumer_timeout = ${MQ_CONSUMER_TIMEOUT_MS}\n`, ...common(c) },
+    {
+      engineType: "RabbitMQ",
+      engineVersion: size.mqEngineVersion,
+      name: `${id}-${pulumi.getStack()}`,
+      data: `consumer_timeout = ${MQ_CONSUMER_TIMEOUT_MS}\n`,
+      ...common(c),
+    },
     { parent: c.component },
   );
   // Note: any change to `users` replaces the broker (Amazon MQ cannot edit them in place).

@@ -5,7 +5,11 @@
  * Azure has no managed RabbitMQ: validation refuses `data.mq: managed` there.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DatabaseAccount, MongoDBResourceMongoDBDatabase, listDatabaseAccountConnectionStringsOutput } from "@pulumi/azure-native/cosmosdb/index.js";
+import {
+  DatabaseAccount,
+  MongoDBResourceMongoDBDatabase,
+  listDatabaseAccountConnectionStringsOutput,
+} from "@pulumi/azure-native/cosmosdb/index.js";
 import { Configuration, Database, Server } from "@pulumi/azure-native/dbforpostgresql/index.js";
 import { PrivateDnsZoneGroup, PrivateEndpoint } from "@pulumi/azure-native/network/index.js";
 import { PrivateZone, VirtualNetworkLink } from "@pulumi/azure-native/privatedns/index.js";
@@ -32,7 +36,15 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
   constructor(name: string, args: AzureDataServicesArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:data:AzureDataServices", name, {}, opts);
     const { logins } = args;
-    const scope: Scope = { name, resourceGroupName: args.resourceGroupName, net: args.network, size: args.sizing, parent: this, zones: new Map(), ready: this.ready };
+    const scope: Scope = {
+      name,
+      resourceGroupName: args.resourceGroupName,
+      net: args.network,
+      size: args.sizing,
+      parent: this,
+      zones: new Map(),
+      ready: this.ready,
+    };
     if (logins.sqldb) this.endpoints.sqldb = createPostgres(scope, "sqldb", logins.sqldb);
     if (logins.vectordb) this.endpoints.vectordb = createPostgres(scope, "vectordb", logins.vectordb);
     if (logins.cache) this.endpoints.cache = createCache(scope);
@@ -59,7 +71,13 @@ const stateful = (scope: Scope) => ({ parent: scope.parent, protect: true });
  * A private endpoint, and the DNS record that makes the service's own name resolve to it:
  * with public access disabled nothing connects through the public name.
  */
-function createPrivateEndpoint(scope: Scope, id: string, target: pulumi.Input<string>, group: string, zone: { name: string; id?: string }): pulumi.Resource[] {
+function createPrivateEndpoint(
+  scope: Scope,
+  id: string,
+  target: pulumi.Input<string>,
+  group: string,
+  zone: { name: string; id?: string },
+): pulumi.Resource[] {
   const { resourceGroupName, net } = scope;
   const parent = { parent: scope.parent };
   const endpoint = new PrivateEndpoint(
@@ -76,7 +94,11 @@ function createPrivateEndpoint(scope: Scope, id: string, target: pulumi.Input<st
   const zoneId = zone.id ?? privateZone(scope, zone.name).id;
   const dns = new PrivateDnsZoneGroup(
     `${id}-dns`,
-    { resourceGroupName, privateEndpointName: endpoint.name, privateDnsZoneConfigs: [{ name: zone.name.replaceAll(".", "-"), privateDnsZoneId: zoneId }] },
+    {
+      resourceGroupName,
+      privateEndpointName: endpoint.name,
+      privateDnsZoneConfigs: [{ name: zone.name.replaceAll(".", "-"), privateDnsZoneId: zoneId }],
+    },
     parent,
   );
   return [endpoint, dns];
@@ -90,17 +112,32 @@ function privateZone(scope: Scope, zoneName: string): PrivateZone {
   const parent = { parent: scope.parent };
   // The VNet of the private-endpoint subnet (its id is `<vnet id>/subnets/<name>`).
   const vnetId = (net.subnetId ?? "").replace(/\/subnets\/[^/]+$/, "");
-  const zone = new PrivateZone(`${name}-${zoneName}`, { resourceGroupName, location: "global", privateZoneName: zoneName, tags: net.tags }, parent);
+  const zone = new PrivateZone(
+    `${name}-${zoneName}`,
+    { resourceGroupName, location: "global", privateZoneName: zoneName, tags: net.tags },
+    parent,
+  );
   new VirtualNetworkLink(
     `${name}-${zoneName}-link`,
-    { resourceGroupName, location: "global", privateZoneName: zone.name, virtualNetwork: { id: vnetId }, registrationEnabled: false, tags: net.tags },
+    {
+      resourceGroupName,
+      location: "global",
+      privateZoneName: zone.name,
+      virtualNetwork: { id: vnetId },
+      registrationEnabled: false,
+      tags: net.tags,
+    },
     parent,
   );
   zones.set(zoneName, zone);
   return zone;
 }
 
-function createPostgres(scope: Scope, kind: "sqldb" | "vectordb", { username: user, password, database }: Login & { database: string }): PostgresEndpoint {
+function createPostgres(
+  scope: Scope,
+  kind: "sqldb" | "vectordb",
+  { username: user, password, database }: Login & { database: string },
+): PostgresEndpoint {
   const { resourceGroupName, net, size } = scope;
   const id = `${scope.name}-${kind}`;
   const server = new Server(
@@ -114,8 +151,15 @@ function createPostgres(scope: Scope, kind: "sqldb" | "vectordb", { username: us
       sku: { name: size.postgresSku, tier: size.postgresTier },
       storage: { storageSizeGB: size.postgresStorageGb, autoGrow: "Enabled" },
       highAvailability: { mode: size.postgresHighAvailability },
-      backup: { backupRetentionDays: size.postgresBackupRetentionDays, geoRedundantBackup: size.postgresGeoRedundantBackup ? "Enabled" : "Disabled" },
-      network: { delegatedSubnetResourceId: net.postgresSubnetId, privateDnsZoneArmResourceId: net.postgresPrivateDnsZoneId, publicNetworkAccess: "Disabled" },
+      backup: {
+        backupRetentionDays: size.postgresBackupRetentionDays,
+        geoRedundantBackup: size.postgresGeoRedundantBackup ? "Enabled" : "Disabled",
+      },
+      network: {
+        delegatedSubnetResourceId: net.postgresSubnetId,
+        privateDnsZoneArmResourceId: net.postgresPrivateDnsZoneId,
+        publicNetworkAccess: "Disabled",
+      },
       authConfig: { passwordAuth: "Enabled" },
       tags: net.tags,
     },
@@ -131,7 +175,13 @@ function createPostgres(scope: Scope, kind: "sqldb" | "vectordb", { username: us
 }
 
 /** The server's extension settings (vectordb) and its database, one write at a time: parallel writes to one flexible server fail with ServerIsBusy. */
-function createPostgresSettings(scope: Scope, id: string, kind: "sqldb" | "vectordb", server: Server, database: string): void {
+function createPostgresSettings(
+  scope: Scope,
+  id: string,
+  kind: "sqldb" | "vectordb",
+  server: Server,
+  database: string,
+): void {
   const { resourceGroupName } = scope;
   let previous: pulumi.Resource = server;
   const serially = (make: (opts: pulumi.CustomResourceOptions) => pulumi.CustomResource) => {
@@ -139,11 +189,44 @@ function createPostgresSettings(scope: Scope, id: string, kind: "sqldb" | "vecto
     scope.ready.push(previous);
   };
   if (kind === "vectordb") {
-    serially((o) => new Configuration(`${id}-extensions`, { resourceGroupName, serverName: server.name, configurationName: "azure.extensions", value: "VECTOR", source: "user-override" }, o));
+    serially(
+      (o) =>
+        new Configuration(
+          `${id}-extensions`,
+          {
+            resourceGroupName,
+            serverName: server.name,
+            configurationName: "azure.extensions",
+            value: "VECTOR",
+            source: "user-override",
+          },
+          o,
+        ),
+    );
     // The platform connects to the vector store with sslmode=disable (TLS enforcement is unsupported there).
-    serially((o) => new Configuration(`${id}-tls`, { resourceGroupName, serverName: server.name, configurationName: "require_secure_transport", value: "off", source: "user-override" }, o));
+    serially(
+      (o) =>
+        new Configuration(
+          `${id}-tls`,
+          {
+            resourceGroupName,
+            serverName: server.name,
+            configurationName: "require_secure_transport",
+            value: "off",
+            source: "user-override",
+          },
+          o,
+        ),
+    );
   }
-  serially((o) => new Database(`${id}-db`, { resourceGroupName, serverName: server.name, databaseName: database, charset: "UTF8" }, { ...o, protect: true }));
+  serially(
+    (o) =>
+      new Database(
+        `${id}-db`,
+        { resourceGroupName, serverName: server.name, databaseName: database, charset: "UTF8" },
+        { ...o, protect: true },
+      ),
+  );
 }
 
 function createCache(scope: Scope): NonNullable<ManagedEndpoints["cache"]> {
@@ -163,8 +246,15 @@ function createCache(scope: Scope): NonNullable<ManagedEndpoints["cache"]> {
     },
     stateful(scope),
   );
-  scope.ready.push(...createPrivateEndpoint(scope, id, cache.id, "redisCache", { name: "privatelink.redis.cache.windows.net", id: net.privateDnsZoneIds.redis }));
-  const key = pulumi.secret(listRedisKeysOutput({ name: cache.name, resourceGroupName }, { parent: scope.parent }).apply((k) => k.primaryKey));
+  scope.ready.push(
+    ...createPrivateEndpoint(scope, id, cache.id, "redisCache", {
+      name: "privatelink.redis.cache.windows.net",
+      id: net.privateDnsZoneIds.redis,
+    }),
+  );
+  const key = pulumi.secret(
+    listRedisKeysOutput({ name: cache.name, resourceGroupName }, { parent: scope.parent }).apply((k) => k.primaryKey),
+  );
   return { host: cache.hostName, port: cache.sslPort, username: "default", password: key };
 }
 
@@ -189,13 +279,25 @@ function createDocdb(scope: Scope, database: string): NonNullable<ManagedEndpoin
     stateful(scope),
   );
   scope.ready.push(
-    new MongoDBResourceMongoDBDatabase(`${id}-db`, { resourceGroupName, accountName: account.name, databaseName: database, resource: { id: database } }, stateful(scope)),
-    ...createPrivateEndpoint(scope, id, account.id, "MongoDB", { name: "privatelink.mongo.cosmos.azure.com", id: net.privateDnsZoneIds.mongo }),
+    new MongoDBResourceMongoDBDatabase(
+      `${id}-db`,
+      { resourceGroupName, accountName: account.name, databaseName: database, resource: { id: database } },
+      stateful(scope),
+    ),
+    ...createPrivateEndpoint(scope, id, account.id, "MongoDB", {
+      name: "privatelink.mongo.cosmos.azure.com",
+      id: net.privateDnsZoneIds.mongo,
+    }),
   );
   // Picked by description: the list also holds read-only strings, in no promised order. The
   // database goes in the path, as on AWS.
-  const uri = listDatabaseAccountConnectionStringsOutput({ resourceGroupName, accountName: account.name }, { parent: scope.parent }).apply((r) => {
-    const primary = r.connectionStrings?.find((c) => c.description === "Primary MongoDB Connection String")?.connectionString;
+  const uri = listDatabaseAccountConnectionStringsOutput(
+    { resourceGroupName, accountName: account.name },
+    { parent: scope.parent },
+  ).apply((r) => {
+    const primary = r.connectionStrings?.find(
+      (c) => c.description === "Primary MongoDB Connection String",
+    )?.connectionString;
     if (!primary) throw new Error(`Cosmos DB account lists no "Primary MongoDB Connection String"`);
     return primary.replace(/\/\?/, `/${encodeURIComponent(database)}?`);
   });

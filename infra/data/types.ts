@@ -58,10 +58,20 @@ export function managedLogins(spec: StackSpec, secrets: Secrets): ManagedLogins 
   const sql = spec.sqldb.global.sqldb.auth;
   const vector = spec.vectordb.postgresql;
   return {
-    ...(managed("sqldb") && { sqldb: { username: sql.username, password: secrets.sqldbPassword, database: sql.database } }),
-    ...(managed("vectordb") && { vectordb: { username: vector.username, password: secrets.vectordbPassword, database: vector.database } }),
+    ...(managed("sqldb") && {
+      sqldb: { username: sql.username, password: secrets.sqldbPassword, database: sql.database },
+    }),
+    ...(managed("vectordb") && {
+      vectordb: { username: vector.username, password: secrets.vectordbPassword, database: vector.database },
+    }),
     ...(managed("cache") && { cache: { password: secrets.cachePassword } }),
-    ...(managed("docdb") && { docdb: { username: spec.docdb.auth.usernames[0], password: secrets.docdbPasswords[0], database: spec.docdb.auth.databases[0] } }),
+    ...(managed("docdb") && {
+      docdb: {
+        username: spec.docdb.auth.usernames[0],
+        password: secrets.docdbPasswords[0],
+        database: spec.docdb.auth.databases[0],
+      },
+    }),
     ...(managed("mq") && { mq: { username: spec.mq.auth.username, password: secrets.mqPassword } }),
   };
 }

@@ -20,7 +20,15 @@ const USAGE = `usage: npm run plan -- --stack NAME [--json]
 
 let args;
 try {
-  args = parseArgs({ options: { stack: { type: "string", short: "s" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({
+    options: {
+      stack: { type: "string", short: "s" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean" },
+    },
+    strict: true,
+  }).values;
 } catch (err) {
   console.error(`${(err as Error).message}\n\n${USAGE}`);
   process.exit(2);
@@ -54,7 +62,9 @@ try {
     process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
   } else {
     process.stdout.write(formatPlan(plan));
-    process.stdout.write(`\nPlanned ${plan.resources.length} resources in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `\nPlanned ${plan.resources.length} resources in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
   process.exit(0);
 } catch (err) {

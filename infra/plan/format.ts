@@ -39,7 +39,8 @@ function summarizeLong(value: string): string {
 function maskAll(value: unknown): unknown {
   if (typeof value === "string") return value === "" ? value : MASK;
   if (Array.isArray(value)) return value.map(maskAll);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskAll(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskAll(v)]));
   return value;
 }
 
@@ -60,7 +61,12 @@ export function formatPlan(plan: Plan): string {
   const sorted = [...plan.resources].sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
   for (const r of sorted) {
     const o = plan.options.get(`${r.type}::${r.name}`);
-    const flags = [o?.protect ? "protect" : "", o?.dependsOn.length ? `dependsOn: ${o.dependsOn.join(", ")}` : "", o?.ignoreChanges.length ? `ignoreChanges: ${o.ignoreChanges.join(", ")}` : "", o?.replaceOnChanges.length ? `replaceOnChanges: ${o.replaceOnChanges.join(", ")}` : ""].filter(Boolean);
+    const flags = [
+      o?.protect ? "protect" : "",
+      o?.dependsOn.length ? `dependsOn: ${o.dependsOn.join(", ")}` : "",
+      o?.ignoreChanges.length ? `ignoreChanges: ${o.ignoreChanges.join(", ")}` : "",
+      o?.replaceOnChanges.length ? `replaceOnChanges: ${o.replaceOnChanges.join(", ")}` : "",
+    ].filter(Boolean);
     lines.push(`  + ${r.type}  ${r.name}${flags.length ? `  (${flags.join("; ")})` : ""}`);
     if (r.type === RELEASE) {
       const { values: _v, ...rest } = r.inputs;
@@ -76,7 +82,9 @@ export function formatPlan(plan: Plan): string {
   }
   lines.push("", "Outputs:");
   for (const [name, o] of Object.entries(plan.outputs)) {
-    lines.push(`  ${name}: ${o.secret ? MASK : o.value === undefined ? "(none)" : JSON.stringify(mask(o.value, plan.secretValues))}`);
+    lines.push(
+      `  ${name}: ${o.secret ? MASK : o.value === undefined ? "(none)" : JSON.stringify(mask(o.value, plan.secretValues))}`,
+    );
   }
   return lines.join("\n").replace(/[ \t]+$/gm, "") + "\n";
 }
@@ -94,13 +102,26 @@ export function planJson(plan: Plan): Record<string, unknown> {
   return {
     stack: plan.stack,
     resources: plan.resources.map((r) => {
-      const o = plan.options.get(`${r.type}::${r.name}`) ?? { protect: false, dependsOn: [], ignoreChanges: [], replaceOnChanges: [] };
+      const o = plan.options.get(`${r.type}::${r.name}`) ?? {
+        protect: false,
+        dependsOn: [],
+        ignoreChanges: [],
+        replaceOnChanges: [],
+      };
       const inputs =
         r.type === RELEASE && rv
-          ? { ...(mask({ ...r.inputs, values: undefined }, plan.secretValues) as object), values: mask(rv.values, plan.secretValues) }
+          ? {
+              ...(mask({ ...r.inputs, values: undefined }, plan.secretValues) as object),
+              values: mask(rv.values, plan.secretValues),
+            }
           : mask(r.inputs, plan.secretValues);
       return { type: r.type, name: r.name, inputs, options: o };
     }),
-    outputs: Object.fromEntries(Object.entries(plan.outputs).map(([name, o]) => [name, o.secret ? MASK : (mask(o.value, plan.secretValues) ?? null)])),
+    outputs: Object.fromEntries(
+      Object.entries(plan.outputs).map(([name, o]) => [
+        name,
+        o.secret ? MASK : (mask(o.value, plan.secretValues) ?? null),
+      ]),
+    ),
   };
 }

@@ -20,7 +20,8 @@ export interface Recorder {
   secretValues: Set<string>;
 }
 
-const fake = (seed: string, length: number) => createHash("sha256").update(seed).digest("base64url").replace(/[-_]/g, "x").padEnd(length, "x").slice(0, length);
+const fake = (seed: string, length: number) =>
+  createHash("sha256").update(seed).digest("base64url").replace(/[-_]/g, "x").padEnd(length, "x").slice(0, length);
 
 /** The ACM certificates the mocked account holds, by ARN suffix (the stacks name these). */
 function acmCertificates(arn: string): { domainName: string; subjectAlternativeNames: string[] } {
@@ -59,11 +60,17 @@ export function createRecorder(): Recorder {
         return { id: args.id, state: { arn: args.id, ...acmCertificates(args.id) } };
       }
       if (args.id && args.type === "kubernetes:core/v1:Secret") {
-        const data = { "tls.crt": Buffer.from(CLUSTER_TLS_CERT).toString("base64"), "tls.key": secret(Buffer.from(`mock-key-${fake(args.id, 32)}`).toString("base64")) };
+        const data = {
+          "tls.crt": Buffer.from(CLUSTER_TLS_CERT).toString("base64"),
+          "tls.key": secret(Buffer.from(`mock-key-${fake(args.id, 32)}`).toString("base64")),
+        };
         return { id: args.id, state: { type: "kubernetes.io/tls", data: pulumi.secret(data) } };
       }
       resources.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs, secret) } };
+      return {
+        id: `${args.name}-id`,
+        state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs, secret) },
+      };
     },
     call: (args) => callResult(args, remember),
   };
@@ -75,12 +82,19 @@ export function createRecorder(): Recorder {
 }
 
 /** What the provider answers on creating a resource, beyond its inputs: the outputs the program reads. */
-function outputs(type: string, name: string, i: Record<string, any>, secret: (value: string) => unknown): Record<string, unknown> {
+function outputs(
+  type: string,
+  name: string,
+  i: Record<string, any>,
+  secret: (value: string) => unknown,
+): Record<string, unknown> {
   switch (type) {
     case "random:index/randomPassword:RandomPassword":
       return { result: secret(`m${fake(name, Number(i.length ?? 32) - 1)}`) };
     case "tls:index/privateKey:PrivateKey":
-      return { privateKeyPem: secret(`-----BEGIN RSA PRIVATE KEY-----\n${fake(name, 64)}\n-----END RSA PRIVATE KEY-----\n`) };
+      return {
+        privateKeyPem: secret(`-----BEGIN RSA PRIVATE KEY-----\n${fake(name, 64)}\n-----END RSA PRIVATE KEY-----\n`),
+      };
     case "aws:iam/accessKey:AccessKey":
       return { secret: secret(`mock-${fake(name, 36)}`) };
     case "aws:iam/user:User":
@@ -106,21 +120,33 @@ function outputs(type: string, name: string, i: Record<string, any>, secret: (va
     case "azure-native:resources:ResourceGroup":
       return { name: i.resourceGroupName ?? name };
     case "random:index/randomId:RandomId":
-      return { hex: createHash("sha256").update(name).digest("hex").slice(0, Number(i.byteLength ?? 4) * 2) };
+      return {
+        hex: createHash("sha256")
+          .update(name)
+          .digest("hex")
+          .slice(0, Number(i.byteLength ?? 4) * 2),
+      };
     case "aws:mq/configuration:Configuration":
       return { latestRevision: 1 };
     case "aws:ecr/repository:Repository":
-      return { name: i.name, registryId: "111122223333", repositoryUrl: `111122223333.dkr.ecr.${i.region}.amazonaws.com/${i.name}` };
+      return {
+        name: i.name,
+        registryId: "111122223333",
+        repositoryUrl: `111122223333.dkr.ecr.${i.region}.amazonaws.com/${i.name}`,
+      };
     case "docker-build:index:Image": {
       // What a push reports: the tag, and the digest of what was pushed. PLAN_IMAGE_SOURCES
       // stands for other sources (another commit's service code), which build another digest.
-      const digest = `sha256:${createHash("sha256").update(JSON.stringify(i.tags) + (process.env.PLAN_IMAGE_SOURCES ?? "")).digest("hex")}`;
+      const digest = `sha256:${createHash("sha256")
+        .update(JSON.stringify(i.tags) + (process.env.PLAN_IMAGE_SOURCES ?? ""))
+        .digest("hex")}`;
       return { digest, ref: `${String(i.tags[0])}@${digest}` };
     }
     case "kubernetes:helm.sh/v3:Release":
       return { name: i.name ?? name, namespace: i.namespace, status: { status: "deployed" } };
     default:
-      if (type.startsWith("kubernetes:")) return { metadata: { ...(i.metadata ?? {}), name: i.metadata?.name ?? name } };
+      if (type.startsWith("kubernetes:"))
+        return { metadata: { ...(i.metadata ?? {}), name: i.metadata?.name ?? name } };
       if (type.startsWith("azure-native:")) return { name: i.accountName ?? i.name ?? name };
       return {};
   }
@@ -135,14 +161,21 @@ function callResult(args: pulumi.runtime.MockCallArgs, remember: (value: string)
     case "azure-native:storage:listStorageAccountKeys":
       return { keys: [{ keyName: "key1", value: remember(`mock-storage-key-${fake(String(i.accountName), 40)}`) }] };
     case "azure-native:redis:listRedisKeys":
-      return { primaryKey: remember(`mock-redis-key-${fake(String(i.name), 32)}`), secondaryKey: remember(`mock-redis-key2-${fake(String(i.name), 32)}`) };
+      return {
+        primaryKey: remember(`mock-redis-key-${fake(String(i.name), 32)}`),
+        secondaryKey: remember(`mock-redis-key2-${fake(String(i.name), 32)}`),
+      };
     case "azure-native:cosmosdb:listDatabaseAccountConnectionStrings": {
       const key = remember(`mock-cosmos-key-${fake(String(i.accountName), 32)}`);
       // As Azure lists them: read-write and read-only, primary and secondary, in no promised order.
-      const cs = (k: string) => `mongodb://${i.accountName}:${k}@${i.accountName}.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb&retrywrites=false`;
+      const cs = (k: string) =>
+        `mongodb://${i.accountName}:${k}@${i.accountName}.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb&retrywrites=false`;
       return {
         connectionStrings: [
-          { connectionString: cs(remember(`mock-cosmos-ro-${fake(String(i.accountName), 32)}`)), description: "Primary Read-Only MongoDB Connection String" },
+          {
+            connectionString: cs(remember(`mock-cosmos-ro-${fake(String(i.accountName), 32)}`)),
+            description: "Primary Read-Only MongoDB Connection String",
+          },
           { connectionString: cs(key), description: "Primary MongoDB Connection String" },
         ],
       };

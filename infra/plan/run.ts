@@ -58,8 +58,15 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
   // transformation see every resource's options as declared (mocks never get them).
   await pulumi.runtime.runInPulumiStack(async () => {
     pulumi.runtime.registerStackTransformation(({ type, name, props, opts }) => {
-      pendingDependencies.push(inputDependencies(props).then((d) => void propertyDependencies.set(`${type}::${name}`, d)));
-      const deps = opts.dependsOn && !pulumi.Output.isInstance(opts.dependsOn) ? (Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn]) : [];
+      pendingDependencies.push(
+        inputDependencies(props).then((d) => void propertyDependencies.set(`${type}::${name}`, d)),
+      );
+      const deps =
+        opts.dependsOn && !pulumi.Output.isInstance(opts.dependsOn)
+          ? Array.isArray(opts.dependsOn)
+            ? opts.dependsOn
+            : [opts.dependsOn]
+          : [];
       options.set(`${type}::${name}`, {
         protect: opts.protect === true,
         dependsOn: deps.map(resourceName),
@@ -86,7 +93,11 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
       const out = value as pulumi.Output<unknown>;
       // The output's own promise: it rejects when the program fails inside an apply (a failed
       // check). Its sibling promises reject with it; observe them so the failure is reported once.
-      const internals = out as unknown as { promise(): Promise<unknown>; isKnown?: Promise<unknown>; isSecret?: Promise<unknown> };
+      const internals = out as unknown as {
+        promise(): Promise<unknown>;
+        isKnown?: Promise<unknown>;
+        isSecret?: Promise<unknown>;
+      };
       internals.isKnown?.catch(() => {});
       internals.isSecret?.catch(() => {});
       const resolved = await internals.promise();
@@ -98,7 +109,14 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
   await settle(recorder.resources);
   await Promise.all(pendingDependencies);
   for (const p of file.securePaths) recorder.secretValues.add(`secret-standin:${p}`);
-  return { stack, resources: recorder.resources, outputs, secretValues: recorder.secretValues, options, propertyDependencies };
+  return {
+    stack,
+    resources: recorder.resources,
+    outputs,
+    secretValues: recorder.secretValues,
+    options,
+    propertyDependencies,
+  };
 }
 
 const resourceName = (r: unknown) => String((r as { __name?: string }).__name ?? "?");
@@ -110,7 +128,9 @@ async function inputDependencies(props: pulumi.Inputs): Promise<Record<string, s
       .filter(([, v]) => pulumi.Output.isInstance(v))
       .map(async ([k, v]) => {
         // allResources is the SDK's own (untyped) record of them; a failed Output has none.
-        const all = (v as unknown as { allResources(): Promise<Set<unknown>> }).allResources().catch(() => new Set<unknown>());
+        const all = (v as unknown as { allResources(): Promise<Set<unknown>> })
+          .allResources()
+          .catch(() => new Set<unknown>());
         return [k, [...(await all)].map(resourceName)] as const;
       }),
   );

@@ -35,7 +35,9 @@ function standIns(value: unknown, path: string, found: string[]): unknown {
 }
 
 export function readStackFile(stack: string, stacksDir: string = STACKS_DIR): StackFile {
-  const doc = parse(readFileSync(join(stacksDir, `Pulumi.${stack}.yaml`), "utf8")) as { config?: Record<string, unknown> };
+  const doc = parse(readFileSync(join(stacksDir, `Pulumi.${stack}.yaml`), "utf8")) as {
+    config?: Record<string, unknown>;
+  };
   const config: Record<string, unknown> = {};
   const securePaths: string[] = [];
   const secretKeys: string[] = [];

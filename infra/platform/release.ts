@@ -33,7 +33,14 @@ export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>):
     // its own credentials (the image registry's are for pulling images, not charts).
     chart: oci ? `${p.repository.replace(/\/+$/, "")}/${p.chart}` : p.chart,
     version: p.version,
-    ...(oci ? {} : { repositoryOpts: { repo: p.repository, ...(c ? { username: c.username, password: pulumi.secret(c.password) } : {}) } }),
+    ...(oci
+      ? {}
+      : {
+          repositoryOpts: {
+            repo: p.repository,
+            ...(c ? { username: c.username, password: pulumi.secret(c.password) } : {}),
+          },
+        }),
     // Release values have leaked to plaintext state otherwise.
     values: pulumi.secret(pulumi.output(values)) as unknown as pulumi.Output<Record<string, unknown>>,
     timeout: p.timeoutSeconds,
@@ -57,7 +64,11 @@ export class PlatformRelease extends pulumi.ComponentResource {
     // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
     // Protected: the chart's PVC-backed components (in-cluster data services, objstore, monitoring,
     // mail) go with it, so `pulumi up` refuses a replace or delete until unprotected.
-    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), { parent: this, dependsOn: opts.dependsOn, protect: true });
+    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), {
+      parent: this,
+      dependsOn: opts.dependsOn,
+      protect: true,
+    });
     this.releaseName = release.name.apply((n) => n ?? p.releaseName);
     this.namespace = release.namespace.apply((n) => n ?? p.namespace);
     this.status = release.status.apply((s) => s?.status ?? "unknown");

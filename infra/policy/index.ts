@@ -42,7 +42,11 @@ new PolicyPack("agentport", {
   enforcementLevel: "mandatory",
   policies: POLICIES.map((p) =>
     "resource" in p
-      ? { name: p.name, description: p.description, validateResource: (args, report) => p.resource(input(args)).forEach((v) => report(v.message)) }
+      ? {
+          name: p.name,
+          description: p.description,
+          validateResource: (args, report) => p.resource(input(args)).forEach((v) => report(v.message)),
+        }
       : {
           name: p.name,
           description: p.description,

@@ -22,12 +22,38 @@ export interface StackPolicy {
 }
 
 export const POLICIES: ReadonlyArray<ResourcePolicy | StackPolicy> = [
-  { name: "no-placeholder-values", description: "No input holds a package placeholder (<REPLACE_WITH_YOUR_...>, any case).", resource: placeholders },
-  { name: "secret-lengths", description: "Platform secrets are at least as long as the deployment reference suggests.", resource: shortSecrets },
-  { name: "stateful-resources-protected", description: "Databases, caches, brokers, buckets, storage accounts and their containers, and the platform chart carry protect: true.", resource: unprotectedState },
-  { name: "managed-endpoints-tls", description: "Managed PostgreSQL, Redis, Cosmos DB and storage accounts require TLS (the vector store excepted, as the reference requires).", resource: tlsOff },
-  { name: "cloudb-bucket-region", description: "Cloud-B buckets are in the region signed URLs are generated for.", resource: bucketRegion },
-  { name: "storage-not-public", description: "Buckets and storage accounts are not public, except the reference's public bucket or container.", stack: publicStorage },
+  {
+    name: "no-placeholder-values",
+    description: "No input holds a package placeholder (<REPLACE_WITH_YOUR_...>, any case).",
+    resource: placeholders,
+  },
+  {
+    name: "secret-lengths",
+    description: "Platform secrets are at least as long as the deployment reference suggests.",
+    resource: shortSecrets,
+  },
+  {
+    name: "stateful-resources-protected",
+    description:
+      "Databases, caches, brokers, buckets, storage accounts and their containers, and the platform chart carry protect: true.",
+    resource: unprotectedState,
+  },
+  {
+    name: "managed-endpoints-tls",
+    description:
+      "Managed PostgreSQL, Redis, Cosmos DB and storage accounts require TLS (the vector store excepted, as the reference requires).",
+    resource: tlsOff,
+  },
+  {
+    name: "cloudb-bucket-region",
+    description: "Cloud-B buckets are in the region signed URLs are generated for.",
+    resource: bucketRegion,
+  },
+  {
+    name: "storage-not-public",
+    description: "Buckets and storage accounts are not public, except the reference's public bucket or container.",
+    stack: publicStorage,
+  },
 ];
 
 /** Every violation the pack reports for these resources. */

@@ -26,5 +26,7 @@ export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 export function unprotectedState(r: PolicyInput): Violation[] {
-  return STATEFUL_TYPES.has(r.type) && !r.protect ? [violation(r, "holds data and must be protected (protect: true)")] : [];
+  return STATEFUL_TYPES.has(r.type) && !r.protect
+    ? [violation(r, "holds data and must be protected (protect: true)")]
+    : [];
 }

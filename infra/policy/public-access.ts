@@ -18,15 +18,19 @@ function s3(rs: PolicyInput[]): Violation[] {
   const blocks = of(rs, BLOCK);
   return of(rs, BUCKET).flatMap((bucket) => {
     const found: Violation[] = [];
-    if (bucket.props.acl === "public-read" || bucket.props.acl === "public-read-write") found.push(violation(bucket, `acl ${bucket.props.acl} makes it public`));
+    if (bucket.props.acl === "public-read" || bucket.props.acl === "public-read-write")
+      found.push(violation(bucket, `acl ${bucket.props.acl} makes it public`));
     const mine = blocks.filter((b) => guards(b, "bucket", bucket));
     if (mine.length === 0) found.push(violation(bucket, "has no public access block (aws.s3.BucketPublicAccessBlock)"));
     for (const block of mine) {
       const p = block.props;
       const always = ["blockPublicAcls", "ignorePublicAcls"].filter((k) => p[k] !== true);
-      const policy = isPublicStore(bucket.name) ? [] : ["blockPublicPolicy", "restrictPublicBuckets"].filter((k) => p[k] !== true);
+      const policy = isPublicStore(bucket.name)
+        ? []
+        : ["blockPublicPolicy", "restrictPublicBuckets"].filter((k) => p[k] !== true);
       const off = [...always, ...policy];
-      if (off.length) found.push(violation(block, `leaves bucket ${bucket.name} public: ${off.join(", ")} must be true`));
+      if (off.length)
+        found.push(violation(block, `leaves bucket ${bucket.name} public: ${off.join(", ")} must be true`));
     }
     return found;
   });
@@ -35,7 +39,11 @@ function s3(rs: PolicyInput[]): Violation[] {
 function azure(rs: PolicyInput[]): Violation[] {
   const containers = of(rs, CONTAINER);
   const open = containers.filter((c) => c.props.publicAccess !== undefined && c.props.publicAccess !== "None");
-  const found = open.filter((c) => !isPublicStore(c.name)).map((c) => violation(c, `publicAccess ${String(c.props.publicAccess)} makes it public; only the public container may be`));
+  const found = open
+    .filter((c) => !isPublicStore(c.name))
+    .map((c) =>
+      violation(c, `publicAccess ${String(c.props.publicAccess)} makes it public; only the public container may be`),
+    );
   for (const account of of(rs, ACCOUNT)) {
     // Unset is off: new accounts refuse anonymous access unless allowed.
     if (account.props.allowBlobPublicAccess !== true) continue;

@@ -6,5 +6,10 @@ export function bucketRegion(r: PolicyInput): Violation[] {
   if (r.type !== "aws:s3/bucket:Bucket") return [];
   const region = r.props.region ?? r.providerRegion;
   if (region === UNKNOWN || region === CLOUDB_STORAGE_REGION) return [];
-  return [violation(r, `is in ${String(region ?? "the provider's default region")}; cloud-B buckets must be in ${CLOUDB_STORAGE_REGION} (signed URLs are generated for that region)`)];
+  return [
+    violation(
+      r,
+      `is in ${String(region ?? "the provider's default region")}; cloud-B buckets must be in ${CLOUDB_STORAGE_REGION} (signed URLs are generated for that region)`,
+    ),
+  ];
 }

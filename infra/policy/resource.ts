@@ -25,12 +25,16 @@ export interface Violation {
   message: string;
 }
 
-export const violation = (r: PolicyInput, message: string): Violation => ({ resource: r.name, message: `${r.name} (${r.type}): ${message}` });
+export const violation = (r: PolicyInput, message: string): Violation => ({
+  resource: r.name,
+  message: `${r.name} (${r.type}): ${message}`,
+});
 
 /** Every string leaf with its dotted path (arrays as `[i]`). */
 export function stringLeaves(value: unknown, path = ""): Array<[string, string]> {
   if (typeof value === "string") return [[path, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => stringLeaves(v, `${path}[${i}]`));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, path ? `${path}.${k}` : k));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, path ? `${path}.${k}` : k));
   return [];
 }

@@ -12,7 +12,12 @@ const RELEASE = "kubernetes:helm.sh/v3:Release";
 export function placeholders(r: PolicyInput): Violation[] {
   return stringLeaves(r.props)
     .filter(([, v]) => PLACEHOLDER.test(v))
-    .map(([path]) => violation(r, `${path} holds a package placeholder; set the real value with \`pulumi config set --secret --path\``));
+    .map(([path]) =>
+      violation(
+        r,
+        `${path} holds a package placeholder; set the real value with \`pulumi config set --secret --path\``,
+      ),
+    );
 }
 
 /** The Release's secrets shorter than the reference suggests (unknown ones are generated at that length). */
@@ -21,6 +26,11 @@ export function shortSecrets(r: PolicyInput): Violation[] {
   return Object.entries(SUGGESTED_SECRET_LENGTHS).flatMap(([path, min]) => {
     const value = at(r.props.values, path);
     if (typeof value !== "string" || value.length >= min) return [];
-    return [violation(r, `values.${path} is ${value.length} characters; the reference suggests at least ${min} (a random string)`)];
+    return [
+      violation(
+        r,
+        `values.${path} is ${value.length} characters; the reference suggests at least ${min} (a random string)`,
+      ),
+    ];
   });
 }

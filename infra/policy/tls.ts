@@ -12,12 +12,15 @@ type Check = (props: Record<string, any>, r: PolicyInput) => string | undefined;
 
 const CHECKS: Record<string, Check> = {
   "aws:rds/parameterGroup:ParameterGroup": (p, r) => {
-    const force = (p.parameters as Array<{ name: string; value: string }> | undefined)?.find((x) => x.name === "rds.force_ssl")?.value;
+    const force = (p.parameters as Array<{ name: string; value: string }> | undefined)?.find(
+      (x) => x.name === "rds.force_ssl",
+    )?.value;
     if (isVectorStore(r) || !known(force) || force === "1") return undefined;
     return `rds.force_ssl is ${force ?? "unset"}; PostgreSQL must refuse connections without TLS (rds.force_ssl = 1)`;
   },
   "aws:elasticache/replicationGroup:ReplicationGroup": (p) => {
-    if (p.transitEncryptionEnabled !== true && known(p.transitEncryptionEnabled)) return "transitEncryptionEnabled must be true (TLS in transit)";
+    if (p.transitEncryptionEnabled !== true && known(p.transitEncryptionEnabled))
+      return "transitEncryptionEnabled must be true (TLS in transit)";
     if (p.transitEncryptionMode === "preferred") return "transitEncryptionMode must be required, not preferred";
     return undefined;
   },
@@ -27,14 +30,18 @@ const CHECKS: Record<string, Check> = {
       : undefined,
   "azure-native:redis:Redis": (p) => {
     if (p.enableNonSslPort === true) return "enableNonSslPort must be false (TLS only)";
-    if (known(p.minimumTlsVersion) && p.minimumTlsVersion !== "1.2" && p.minimumTlsVersion !== "1.3") return `minimumTlsVersion is ${p.minimumTlsVersion ?? "unset"}; must be 1.2 or later`;
+    if (known(p.minimumTlsVersion) && p.minimumTlsVersion !== "1.2" && p.minimumTlsVersion !== "1.3")
+      return `minimumTlsVersion is ${p.minimumTlsVersion ?? "unset"}; must be 1.2 or later`;
     return undefined;
   },
   "azure-native:cosmosdb:DatabaseAccount": (p) =>
-    known(p.minimalTlsVersion) && p.minimalTlsVersion !== "Tls12" && p.minimalTlsVersion !== "Tls13" ? `minimalTlsVersion is ${p.minimalTlsVersion ?? "unset"}; must be Tls12 or later` : undefined,
+    known(p.minimalTlsVersion) && p.minimalTlsVersion !== "Tls12" && p.minimalTlsVersion !== "Tls13"
+      ? `minimalTlsVersion is ${p.minimalTlsVersion ?? "unset"}; must be Tls12 or later`
+      : undefined,
   "azure-native:storage:StorageAccount": (p) => {
     if (p.enableHttpsTrafficOnly === false) return "enableHttpsTrafficOnly must be true";
-    if (known(p.minimumTlsVersion) && p.minimumTlsVersion !== "TLS1_2" && p.minimumTlsVersion !== "TLS1_3") return `minimumTlsVersion is ${p.minimumTlsVersion ?? "unset"}; must be TLS1_2 or later`;
+    if (known(p.minimumTlsVersion) && p.minimumTlsVersion !== "TLS1_2" && p.minimumTlsVersion !== "TLS1_3")
+      return `minimumTlsVersion is ${p.minimumTlsVersion ?? "unset"}; must be TLS1_2 or later`;
     return undefined;
   },
 };

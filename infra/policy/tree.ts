@@ -5,5 +5,8 @@ export function at(tree: unknown, path: string): unknown {
   return path
     .replace(/\[(\d+)\]/g, ".$1")
     .split(".")
-    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), tree);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+      tree,
+    );
 }

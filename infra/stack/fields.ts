@@ -28,11 +28,17 @@ export const port = () =>
 
 /** A positive integer (replica counts, retention counts). */
 export const positiveInt = () =>
-  z.union([z.number(), z.string().regex(/^\d+$/, "must be a positive integer")]).transform(Number).pipe(z.number().int().min(1, "must be a positive integer"));
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, "must be a positive integer")])
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be a positive integer"));
 
 /** A non-negative integer. */
 export const count = () =>
-  z.union([z.number(), z.string().regex(/^\d+$/, "must be an integer >= 0")]).transform(Number).pipe(z.number().int().min(0, "must be an integer >= 0"));
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, "must be an integer >= 0")])
+    .transform(Number)
+    .pipe(z.number().int().min(0, "must be an integer >= 0"));
 
 /** A ratio 0.0–1.0, kept as the string the chart expects. */
 export const ratio = () =>
@@ -66,7 +72,12 @@ export const url = () => z.string().refine((v) => isUrl(v, ["http:", "https:"]),
 
 /** A browser origin: scheme, host and port only (`https://app.example.com`). */
 export const origin = () =>
-  z.string().refine((v) => isUrl(v, ["http:", "https:"]) && new URL(v).origin === v, "must be an origin such as https://app.example.com (no path, no trailing slash)");
+  z
+    .string()
+    .refine(
+      (v) => isUrl(v, ["http:", "https:"]) && new URL(v).origin === v,
+      "must be an origin such as https://app.example.com (no path, no trailing slash)",
+    );
 
 /** A WebSocket URL (ws:// or wss://) with a host. */
 export const wsUrl = () => z.string().refine((v) => isUrl(v, ["ws:", "wss:"]), "must be a ws:// or wss:// URL");

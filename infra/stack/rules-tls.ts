@@ -15,17 +15,29 @@ export const tlsRules: Rule[] = [
     const issuer = Object.keys(s.ingress.annotations).some((k) => k.startsWith(CERT_MANAGER_PREFIX));
     const certificates = (s.ingress.tls as unknown[]).length > 0;
     if (s.cloud.provider === "aws" && !acm) {
-      report(`gateway.proxy.annotations.${ACM_ANNOTATION}`, "is required on aws: TLS ends at the load balancer with the ACM certificate(s) it names");
+      report(
+        `gateway.proxy.annotations.${ACM_ANNOTATION}`,
+        "is required on aws: TLS ends at the load balancer with the ACM certificate(s) it names",
+      );
     }
     const arns = s.gateway.proxy.annotations[ACM_ANNOTATION];
     if (checkable(arns) && arns.trim() !== "" && !arns.split(",").every((a) => ACM_ARN.test(a.trim()))) {
-      report(`gateway.proxy.annotations.${ACM_ANNOTATION}`, "must be ACM certificate ARNs (arn:aws:acm:<region>:<account>:certificate/<id>), comma-separated");
+      report(
+        `gateway.proxy.annotations.${ACM_ANNOTATION}`,
+        "must be ACM certificate ARNs (arn:aws:acm:<region>:<account>:certificate/<id>), comma-separated",
+      );
     }
     if (s.cloud.provider === "azure" && !issuer) {
-      report("ingress.annotations", `needs a certificate manager on azure (a ${CERT_MANAGER_PREFIX}cluster-issuer or ${CERT_MANAGER_PREFIX}issuer annotation): TLS is required`);
+      report(
+        "ingress.annotations",
+        `needs a certificate manager on azure (a ${CERT_MANAGER_PREFIX}cluster-issuer or ${CERT_MANAGER_PREFIX}issuer annotation): TLS is required`,
+      );
     }
     if (s.cloud.provider === "none" && !acm && !issuer && !certificates) {
-      report("ingress.tls", `TLS is required: give certificates here, or a certificate manager (${CERT_MANAGER_PREFIX}… on ingress.annotations)`);
+      report(
+        "ingress.tls",
+        `TLS is required: give certificates here, or a certificate manager (${CERT_MANAGER_PREFIX}… on ingress.annotations)`,
+      );
     }
   }),
 ];

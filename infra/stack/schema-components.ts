@@ -23,7 +23,10 @@ export const frontend = component(
 
 export const frontend_core = component({}, {});
 
-export const swef = component({}, { CODEGEN_TOKEN: text().default("token"), VITE_ENABLE_SIMPLE_AUTH: boolString().default("false") });
+export const swef = component(
+  {},
+  { CODEGEN_TOKEN: text().default("token"), VITE_ENABLE_SIMPLE_AUTH: boolString().default("false") },
+);
 
 const subService = () => component({}, {});
 
@@ -122,5 +125,3 @@ export const boost = component(
 );
 
 export const browser = component({}, {});
-
-

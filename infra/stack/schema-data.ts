@@ -38,7 +38,11 @@ export const cache = component(
       .strictObject({ enabled: bool().default(false), sentinel: bool().default(false), password: str().optional() })
       .prefault({}),
     master: z
-      .strictObject({ service: z.strictObject({ ports: z.strictObject({ cache: port().transform(String).default("6379") }).prefault({}) }).prefault({}) })
+      .strictObject({
+        service: z
+          .strictObject({ ports: z.strictObject({ cache: port().transform(String).default("6379") }).prefault({}) })
+          .prefault({}),
+      })
       .prefault({}),
   },
   {},
@@ -129,7 +133,11 @@ export const vectordb = component(
       })
       .prefault({}),
     persistence: z
-      .strictObject({ enabled: bool().default(true), size: text().default("64Gi"), storageClassName: str().default("") })
+      .strictObject({
+        enabled: bool().default(true),
+        size: text().default("64Gi"),
+        storageClassName: str().default(""),
+      })
       .prefault({}),
     image: z.strictObject({ pullPolicy: pullPolicy() }).prefault({}),
     /**
@@ -186,7 +194,9 @@ export const externalVectordb = z
     database: str().optional(),
     port: port().transform(String).default("5432"),
     /** The only value the platform supports: it cannot enforce TLS to the vector store. */
-    sslMode: z.literal("disable", { error: () => "must be disable (TLS enforcement is unsupported)" }).default("disable"),
+    sslMode: z
+      .literal("disable", { error: () => "must be disable (TLS enforcement is unsupported)" })
+      .default("disable"),
   })
   .prefault({});
 

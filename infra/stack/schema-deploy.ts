@@ -4,10 +4,28 @@
  */
 import { z } from "zod";
 import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
-import { bool, bytes, cidr, count, list, oneOf, origin, port, positiveInt, record, resources, str, text, url } from "./fields.js";
+import {
+  bool,
+  bytes,
+  cidr,
+  count,
+  list,
+  oneOf,
+  origin,
+  port,
+  positiveInt,
+  record,
+  resources,
+  str,
+  text,
+  url,
+} from "./fields.js";
 
 /** A per-key limit: the service refuses more than a key's limit column stores (2^31 - 1) at start, so the stack does too. */
-const rateLimit = () => positiveInt().pipe(z.number().max(2 ** 31 - 1, "must be at most 2147483647")).optional();
+const rateLimit = () =>
+  positiveInt()
+    .pipe(z.number().max(2 ** 31 - 1, "must be at most 2147483647"))
+    .optional();
 
 export const cloud = z
   .strictObject({
@@ -100,13 +118,18 @@ export const data = z
         docdbInstanceClass: text().default("db.t4g.medium"),
         docdbInstances: positiveInt().default(1),
         /** Where the platform's pods have the Amazon RDS CA bundle (mounted by hand): added as tlsCAFile. */
-        docdbTlsCaFile: z.string().regex(/^\/\S+$/, "must be an absolute path inside the platform's pods").optional(),
+        docdbTlsCaFile: z
+          .string()
+          .regex(/^\/\S+$/, "must be an absolute path inside the platform's pods")
+          .optional(),
         mqInstanceType: text().default("mq.m5.large"),
         mqEngineVersion: text().default("3.13"),
         multiAz: bool().default(false),
         deletionProtection: bool().default(true),
         /** Days ElastiCache keeps its daily snapshots (0 turns them off; at most 35). */
-        cacheSnapshotRetentionDays: count().pipe(z.number().max(35, "must be at most 35 (ElastiCache's limit)")).default(7),
+        cacheSnapshotRetentionDays: count()
+          .pipe(z.number().max(35, "must be at most 35 (ElastiCache's limit)"))
+          .default(7),
       })
       .prefault({}),
     azure: z
@@ -120,7 +143,9 @@ export const data = z
         /** Backups copied to the paired region; Azure takes this only when a server is created. */
         postgresGeoRedundantBackup: bool().default(false),
         /** Days of point-in-time restore (Azure's range: 7–35). */
-        postgresBackupRetentionDays: positiveInt().pipe(z.number().min(7, "must be between 7 and 35").max(35, "must be between 7 and 35")).default(7),
+        postgresBackupRetentionDays: positiveInt()
+          .pipe(z.number().min(7, "must be between 7 and 35").max(35, "must be between 7 and 35"))
+          .default(7),
         redisSku: oneOf(["Basic", "Standard", "Premium"]).default("Standard"),
         redisCapacity: z.number().int().min(0).max(6).default(1),
         cosmosServerVersion: text().default("6.0"),
@@ -180,7 +205,10 @@ export const api = z.strictObject({
   replicas: positiveInt().default(2),
   maxReplicas: positiveInt().default(6),
   targetCpuPercent: positiveInt().default(70),
-  resources: resources().default({ requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1000m", memory: "1Gi" } }),
+  resources: resources().default({
+    requests: { cpu: "250m", memory: "256Mi" },
+    limits: { cpu: "1000m", memory: "1Gi" },
+  }),
   port: port().default(8080),
   modelPrefix: text().default("agentport"),
   /** Path of an agents file inside the image; prefer `agents`. */
@@ -196,7 +224,10 @@ export const api = z.strictObject({
    * from a managed or external cache when unset; the in-cluster cache's service name is the
    * chart's, so set it here to use that one. Without any, each pod limits on its own.
    */
-  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+    .optional(),
   /** Requests per minute per API key, and the ceiling of a key's own (RATE_LIMIT_RPM); unset: unlimited. */
   rateLimitRpm: rateLimit(),
   /** Tokens per minute per API key, and the ceiling of a key's own (RATE_LIMIT_TPM); unset: unlimited. */

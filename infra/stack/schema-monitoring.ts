@@ -13,7 +13,8 @@ const placement = {
 };
 
 /** An existing exporter's Service; its name ("a stack service name") is the chart's own unless set. */
-const external = () => z.strictObject({ namespace: text().default("kube-system"), serviceName: text().optional() }).prefault({});
+const external = () =>
+  z.strictObject({ namespace: text().default("kube-system"), serviceName: text().optional() }).prefault({});
 
 export const monitoring = z
   .strictObject({
@@ -24,7 +25,12 @@ export const monitoring = z
         ...placement,
         replicaCount: positiveInt().default(1),
         persistence: z
-          .strictObject({ enabled: bool().default(true), size: text().default("50Gi"), accessMode: accessMode().default("ReadWriteOnce"), storageClass: str().default("") })
+          .strictObject({
+            enabled: bool().default(true),
+            size: text().default("50Gi"),
+            accessMode: accessMode().default("ReadWriteOnce"),
+            storageClass: str().default(""),
+          })
           .prefault({}),
         additionalScrapeConfigs: list().default([]),
         externalLabels: z.record(z.string(), z.string()).default({}),
@@ -42,7 +48,12 @@ export const monitoring = z
         /** Generated unless set (the package default must change in production). */
         adminPassword: text().optional(),
         persistence: z
-          .strictObject({ enabled: bool().default(true), size: text().default("5Gi"), storageClass: str().default(""), accessModes: z.array(accessMode()).default(["ReadWriteOnce"]) })
+          .strictObject({
+            enabled: bool().default(true),
+            size: text().default("5Gi"),
+            storageClass: str().default(""),
+            accessModes: z.array(accessMode()).default(["ReadWriteOnce"]),
+          })
           .prefault({}),
         env: z.record(z.string(), z.string()).default({}),
       })
@@ -51,7 +62,13 @@ export const monitoring = z
       .strictObject({
         ...placement,
         enabled: bool().default(true),
-        persistence: z.strictObject({ enabled: bool().default(true), size: text().default("10Gi"), storageClass: str().default("") }).prefault({}),
+        persistence: z
+          .strictObject({
+            enabled: bool().default(true),
+            size: text().default("10Gi"),
+            storageClass: str().default(""),
+          })
+          .prefault({}),
         storage: z
           .strictObject({
             type: oneOf(["filesystem", "s3", "azure"]).default("filesystem"),
@@ -87,7 +104,13 @@ export const monitoring = z
         enabled: bool().default(true),
         logLevel: oneOf(["debug", "info", "warn", "error"]).default("info"),
         storage: z.strictObject({ type: oneOf(["local", "s3", "azure", "gcs"]).default("local") }).prefault({}),
-        persistence: z.strictObject({ enabled: bool().default(true), size: text().default("10Gi"), storageClass: str().default("") }).prefault({}),
+        persistence: z
+          .strictObject({
+            enabled: bool().default(true),
+            size: text().default("10Gi"),
+            storageClass: str().default(""),
+          })
+          .prefault({}),
         retention: duration().default("24h"),
         ingester: z.strictObject({ maxBlockDuration: duration().default("30m") }).prefault({}),
         search: z.strictObject({ maxDuration: duration().default("24h") }).prefault({}),
@@ -103,6 +126,8 @@ export const monitoring = z
       })
       .prefault({}),
     nodeExporter: z.strictObject({ ...placement, enabled: bool().default(true), external: external() }).prefault({}),
-    kubeStateMetrics: z.strictObject({ ...placement, enabled: bool().default(true), external: external() }).prefault({}),
+    kubeStateMetrics: z
+      .strictObject({ ...placement, enabled: bool().default(true), external: external() })
+      .prefault({}),
   })
   .prefault({});

@@ -36,7 +36,11 @@ const translator = z
   .strictObject({
     translator_service: oneOf(["cloudb_translate", "clouda"]).default("cloudb_translate"),
     clouda: z
-      .strictObject({ TRANSLATOR_TEXT_KEY: str().optional(), TRANSLATOR_TEXT_ENDPOINT: str().optional(), TRANSLATOR_TEXT_LOCATION: str().optional() })
+      .strictObject({
+        TRANSLATOR_TEXT_KEY: str().optional(),
+        TRANSLATOR_TEXT_ENDPOINT: str().optional(),
+        TRANSLATOR_TEXT_LOCATION: str().optional(),
+      })
       .prefault({}),
     cloudb: z.strictObject({ ACCESS_KEY_ID: str().optional(), SECRET_ACCESS_KEY: str().optional() }).prefault({}),
   })
@@ -44,7 +48,18 @@ const translator = z
 
 /** Instance keys: SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>. */
 export const BOOST_INSTANCE_KEY = /^SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_(\d+)_([A-Z0-9_]+)$/;
-export const BOOST_INSTANCE_MODELS = ["ADA", "4O", "4O_MINI", "41", "41_MINI", "41_NANO", "O1", "O3", "O3_MINI", "O4_MINI"] as const;
+export const BOOST_INSTANCE_MODELS = [
+  "ADA",
+  "4O",
+  "4O_MINI",
+  "41",
+  "41_MINI",
+  "41_NANO",
+  "O1",
+  "O3",
+  "O3_MINI",
+  "O4_MINI",
+] as const;
 
 const boost = z
   .looseObject({
@@ -59,13 +74,20 @@ const boost = z
 
 export const credentials = z
   .strictObject({
-    githost_a: z.strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() }).optional(),
-    githost_b: z.strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() }).optional(),
+    githost_a: z
+      .strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() })
+      .optional(),
+    githost_b: z
+      .strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() })
+      .optional(),
     design: z.record(z.string(), z.string()).optional(),
     git_webhook_secret: str().optional(),
     translator,
     errortracker: z
-      .strictObject({ post_server_item_access_token: str().nullable().default(null), post_client_item_access_token: str().nullable().default(null) })
+      .strictObject({
+        post_server_item_access_token: str().nullable().default(null),
+        post_client_item_access_token: str().nullable().default(null),
+      })
       .prefault({}),
     graphql: z.strictObject({ GRAPHQL_ADMIN_SECRET: text().optional() }).prefault({}),
     boost,
@@ -79,7 +101,15 @@ const auditOutput = (enabled: boolean) =>
 
 /** Env keys each audit output needs when it is enabled. */
 export const AUDIT_OUTPUT_KEYS = {
-  clouda_dataexplorer: ["TENANT_ID", "INGESTION_ENDPOINT", "TABLE", "MAPPING_REFERENCE", "DATABASE_NAME", "CLIENT_ID", "CLIENT_SECRET"],
+  clouda_dataexplorer: [
+    "TENANT_ID",
+    "INGESTION_ENDPOINT",
+    "TABLE",
+    "MAPPING_REFERENCE",
+    "DATABASE_NAME",
+    "CLIENT_ID",
+    "CLIENT_SECRET",
+  ],
   clouda_blob: ["STORAGE_ACCOUNT_NAME", "BLOB_KEY", "CONTAINER"],
   cloudb_s3: ["REGION", "BUCKET", "ACCESS_KEY_ID", "SECRET_ACCESS_KEY"],
 } as const;
@@ -88,7 +118,11 @@ export const auditLogs = z
   .strictObject({
     enabled: bool().default(false),
     outputs: z
-      .strictObject({ clouda_dataexplorer: auditOutput(false), clouda_blob: auditOutput(false), cloudb_s3: auditOutput(true) })
+      .strictObject({
+        clouda_dataexplorer: auditOutput(false),
+        clouda_blob: auditOutput(false),
+        cloudb_s3: auditOutput(true),
+      })
       .prefault({}),
   })
   .prefault({});
@@ -101,8 +135,24 @@ const jsonList = () => str().optional();
  */
 export const LLM_PROVIDER_KEYS = {
   direct: ["API_KEYS", "API_KEY", "VISION_KEY", "EMBEDDING_KEY", "MAIN_MODEL_NAME"],
-  clouda: ["KEY", "INSTANCE_NAME", "KEYS", "INSTANCE_NAMES", "VERSION", "GLOBAL_KEYS", "GLOBAL_INSTANCE_NAMES", "GLOBAL_VERSION"],
-  managed: ["CONVERSE_REGION", "CONVERSE_GLOBAL_REGION", "CONVERSE_ACCESS_KEY_ID", "CONVERSE_SECRET_ACCESS_KEY", "CONVERSE_GLOBAL_ACCESS_KEY_ID", "CONVERSE_GLOBAL_SECRET_ACCESS_KEY"],
+  clouda: [
+    "KEY",
+    "INSTANCE_NAME",
+    "KEYS",
+    "INSTANCE_NAMES",
+    "VERSION",
+    "GLOBAL_KEYS",
+    "GLOBAL_INSTANCE_NAMES",
+    "GLOBAL_VERSION",
+  ],
+  managed: [
+    "CONVERSE_REGION",
+    "CONVERSE_GLOBAL_REGION",
+    "CONVERSE_ACCESS_KEY_ID",
+    "CONVERSE_SECRET_ACCESS_KEY",
+    "CONVERSE_GLOBAL_ACCESS_KEY_ID",
+    "CONVERSE_GLOBAL_SECRET_ACCESS_KEY",
+  ],
   providerb: ["API_KEY"],
   providerc: ["GENERATIVE_API_KEY"],
 } as const;
@@ -114,7 +164,13 @@ export const llm = z
     secretKeys: z
       .strictObject({
         direct: z
-          .strictObject({ API_KEYS: jsonList(), API_KEY: str().optional(), VISION_KEY: str().optional(), EMBEDDING_KEY: str().optional(), MAIN_MODEL_NAME: str().optional() })
+          .strictObject({
+            API_KEYS: jsonList(),
+            API_KEY: str().optional(),
+            VISION_KEY: str().optional(),
+            EMBEDDING_KEY: str().optional(),
+            MAIN_MODEL_NAME: str().optional(),
+          })
           .prefault({}),
         clouda: z
           .strictObject({

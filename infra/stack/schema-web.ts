@@ -1,7 +1,24 @@
 /** Ingress, storage, objstore, company, mailer, smtp and mail (reference: same sections). */
 import { z } from "zod";
 import { CLOUDB_STORAGE_REGION, DEFAULT_TIMEOUT_MS } from "../constants.js";
-import { bareHost, bool, boolString, bytes, cidr, component, email, list, millis, oneOf, port, positiveInt, record, str, text, url } from "./fields.js";
+import {
+  bareHost,
+  bool,
+  boolString,
+  bytes,
+  cidr,
+  component,
+  email,
+  list,
+  millis,
+  oneOf,
+  port,
+  positiveInt,
+  record,
+  str,
+  text,
+  url,
+} from "./fields.js";
 
 const subIngress = (enabled: boolean, pathPrefix: string) =>
   z
@@ -16,37 +33,41 @@ const subIngress = (enabled: boolean, pathPrefix: string) =>
 
 const hostIngress = () =>
   z
-    .strictObject({ enabled: bool().default(false), domainName: str().optional(), annotations: record().default({}), tls: list().default([]) })
+    .strictObject({
+      enabled: bool().default(false),
+      domainName: str().optional(),
+      annotations: record().default({}),
+      tls: list().default([]),
+    })
     .prefault({});
 
-export const ingress = z
-  .strictObject({
-    enabled: bool().default(true),
-    domainName: text(),
-    chatDomainName: text(),
-    className: text().default("gateway"),
-    tls: list().default([]),
-    /** The gateway's per-route settings; timeouts are idle times in milliseconds. */
-    annotations: z
-      .looseObject({
-        "strip-path": boolString().default("true"),
-        "connect-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
-        "read-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
-        "write-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
-      })
-      .prefault({}),
-    objstore: z
-      .strictObject({
-        enabled: bool().default(false),
-        domainName: str().optional(),
-        annotations: record().default({}),
-        tls: list().default([]),
-        console: hostIngress(),
-      })
-      .prefault({}),
-    dashboards: subIngress(true, "/dashboards"),
-    metrics: subIngress(true, "/metrics"),
-  });
+export const ingress = z.strictObject({
+  enabled: bool().default(true),
+  domainName: text(),
+  chatDomainName: text(),
+  className: text().default("gateway"),
+  tls: list().default([]),
+  /** The gateway's per-route settings; timeouts are idle times in milliseconds. */
+  annotations: z
+    .looseObject({
+      "strip-path": boolString().default("true"),
+      "connect-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+      "read-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+      "write-timeout": millis().default(String(DEFAULT_TIMEOUT_MS)),
+    })
+    .prefault({}),
+  objstore: z
+    .strictObject({
+      enabled: bool().default(false),
+      domainName: str().optional(),
+      annotations: record().default({}),
+      tls: list().default([]),
+      console: hostIngress(),
+    })
+    .prefault({}),
+  dashboards: subIngress(true, "/dashboards"),
+  metrics: subIngress(true, "/metrics"),
+});
 
 const bucketNames = {
   BUCKET: text(),
@@ -91,7 +112,10 @@ export const storage = z
           .prefault({}),
         clouda: z
           .strictObject({
-            STORAGE_ACCOUNT_NAME: z.string().regex(/^[a-z0-9]{3,24}$/, "must be 3-24 lowercase letters and digits").optional(),
+            STORAGE_ACCOUNT_NAME: z
+              .string()
+              .regex(/^[a-z0-9]{3,24}$/, "must be 3-24 lowercase letters and digits")
+              .optional(),
             /** Read from the created account unless set. */
             STORAGE_ACCESS_KEY: text().optional(),
             CONTAINER: text().optional(),
@@ -126,14 +150,13 @@ export const objstore = component(
   false,
 );
 
-export const company = z
-  .strictObject({
-    domain: text(),
-    name: text(),
-    brand_name: text(),
-    language: oneOf(["ja", "en"]).default("ja"),
-    pages: z.strictObject({ terms_of_service_url: url(), privacy_policy_url: url() }),
-  });
+export const company = z.strictObject({
+  domain: text(),
+  name: text(),
+  brand_name: text(),
+  language: oneOf(["ja", "en"]).default("ja"),
+  pages: z.strictObject({ terms_of_service_url: url(), privacy_policy_url: url() }),
+});
 
 export const mailer = z.strictObject({
   smtp_settings: z
@@ -156,7 +179,10 @@ export const smtp = component(
         hostname: str().optional(),
         allowedNetworks: z
           .string()
-          .refine((v) => v.split(",").every((c) => cidr().safeParse(c.trim()).success), "must be comma-separated CIDR blocks")
+          .refine(
+            (v) => v.split(",").every((c) => cidr().safeParse(c.trim()).success),
+            "must be comma-separated CIDR blocks",
+          )
           .default("10.0.0.0/8,172.16.0.0/12,192.168.0.0/16"),
         messageSizeLimit: bytes().default("52428800"),
       })
@@ -175,7 +201,9 @@ export const smtp = component(
         targetPort: port().default(587),
       })
       .prefault({}),
-    image: z.strictObject({ pullPolicy: oneOf(["IfNotPresent", "Always", "Never"]).default("IfNotPresent") }).prefault({}),
+    image: z
+      .strictObject({ pullPolicy: oneOf(["IfNotPresent", "Always", "Never"]).default("IfNotPresent") })
+      .prefault({}),
   },
   {},
   false,
@@ -203,7 +231,11 @@ export const mail = component(
       .prefault({}),
     config: z.strictObject({ postfix: z.strictObject({ mynetworks: str().default("") }).prefault({}) }).prefault({}),
     mountSecret: z
-      .strictObject({ enabled: bool().default(false), path: text().default("/etc/opendkim/keys"), data: z.record(z.string(), z.string()).default({}) })
+      .strictObject({
+        enabled: bool().default(false),
+        path: text().default("/etc/opendkim/keys"),
+        data: z.record(z.string(), z.string()).default({}),
+      })
       .prefault({}),
   },
   {},

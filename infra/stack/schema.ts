@@ -68,7 +68,16 @@ export type DataService = (typeof DATA_SERVICES)[number];
 export type DataMode = StackSpec["data"]["sqldb"];
 
 /** The stack group that describes each data service when it is `external`. */
-export const EXTERNAL_GROUP = { sqldb: "externalSqldb", cache: "externalCache", docdb: "externalDocdb", mq: "externalMq", vectordb: "externalVectordb" } as const satisfies Record<DataService, GroupName>;
+export const EXTERNAL_GROUP = {
+  sqldb: "externalSqldb",
+  cache: "externalCache",
+  docdb: "externalDocdb",
+  mq: "externalMq",
+  vectordb: "externalVectordb",
+} as const satisfies Record<DataService, GroupName>;
 
 /** The platform's STORAGE_DISK for each storage provider. */
-export const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const satisfies Record<StackSpec["storage"]["provider"], string>;
+export const STORAGE_DISK = { S3: "s3", AzureStorage: "azure", Minio: "minio" } as const satisfies Record<
+  StackSpec["storage"]["provider"],
+  string
+>;

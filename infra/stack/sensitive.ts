@@ -4,9 +4,15 @@
  */
 // Credential-bearing leaves, also inside free-form lists (remote-write `headers.Authorization`,
 // `authorization.credentials`, `bearer_token`, an `X-Api-Key` header).
-const SECRET_LEAF = /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|accesskeyid|(^|[_-])keys?|rootuser|authorization|credentials)$/i;
-const SECRET_SUBTREES = [/^credentials\.(?!translator\.translator_service$)/, /^auditLogs\.outputs\.[^.]+\.env\./, /^mail\.mountSecret\.data\./];
-const NOT_SECRET = /^llm\.secretKeys\.[^.]+\.(VERSION|GLOBAL_VERSION|CONVERSE_REGION|CONVERSE_GLOBAL_REGION|INSTANCE_NAME|INSTANCE_NAMES|GLOBAL_INSTANCE_NAMES|MAIN_MODEL_NAME)$|^jwt\.key$|\.(tolerations|matchExpressions)\.key$|^credentials\.(githost_[ab]\.(app_name|client_id))$|^(credentials|auditLogs)\..*\.(ENDPOINT|[A-Z_]*_ENDPOINT|[A-Z_]*LOCATION|REGION|BUCKET|CONTAINER|TABLE|DATABASE_NAME|MAPPING_REFERENCE|STORAGE_ACCOUNT_NAME|TENANT_ID|CLIENT_ID)$/;
+const SECRET_LEAF =
+  /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|accesskeyid|(^|[_-])keys?|rootuser|authorization|credentials)$/i;
+const SECRET_SUBTREES = [
+  /^credentials\.(?!translator\.translator_service$)/,
+  /^auditLogs\.outputs\.[^.]+\.env\./,
+  /^mail\.mountSecret\.data\./,
+];
+const NOT_SECRET =
+  /^llm\.secretKeys\.[^.]+\.(VERSION|GLOBAL_VERSION|CONVERSE_REGION|CONVERSE_GLOBAL_REGION|INSTANCE_NAME|INSTANCE_NAMES|GLOBAL_INSTANCE_NAMES|MAIN_MODEL_NAME)$|^jwt\.key$|\.(tolerations|matchExpressions)\.key$|^credentials\.(githost_[ab]\.(app_name|client_id))$|^(credentials|auditLogs)\..*\.(ENDPOINT|[A-Z_]*_ENDPOINT|[A-Z_]*LOCATION|REGION|BUCKET|CONTAINER|TABLE|DATABASE_NAME|MAPPING_REFERENCE|STORAGE_ACCOUNT_NAME|TENANT_ID|CLIENT_ID)$/;
 
 /** True when the dotted parameter path (array indices as `[n]`) names a secret. */
 export function isSensitivePath(path: string): boolean {

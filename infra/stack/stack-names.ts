@@ -7,7 +7,11 @@ import { fileURLToPath } from "node:url";
 export const STACKS_DIR = fileURLToPath(new URL("../../stacks/", import.meta.url));
 
 export function stackNames(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).flatMap((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1] ?? []).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .flatMap((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1] ?? [])
+        .sort()
+    : [];
 }
 
 /** Throws "no stack 'x' (stack files: a, b)" for a name without a stack file: a typo gets the list, not ENOENT. */

@@ -25,7 +25,13 @@ export function unusedPaths(s: Partial<StackSpec>): string[] {
   if (s.localllm) off(!s.localllm.enabled, "localllm", "credentials.localllm");
   if (s.monitoring) off(!s.monitoring.enabled, "monitoring");
   if (s.data) {
-    const ext = { sqldb: "externalSqldb", cache: "externalCache", docdb: "externalDocdb", mq: "externalMq", vectordb: "externalVectordb" } as const;
+    const ext = {
+      sqldb: "externalSqldb",
+      cache: "externalCache",
+      docdb: "externalDocdb",
+      mq: "externalMq",
+      vectordb: "externalVectordb",
+    } as const;
     for (const [svc, name] of Object.entries(ext)) {
       const mode = s.data[svc as keyof typeof ext];
       off(mode !== "external", name);

@@ -27,13 +27,17 @@ export interface ValidateOptions {
 }
 
 function dotted(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), "");
+  return path.reduce<string>(
+    (acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    "",
+  );
 }
 
 function fromZod(group: string, error: z.ZodError): Issue[] {
   return error.issues.flatMap((i): Issue[] => {
     const path = dotted([group, ...i.path]);
-    if (i.code === "unrecognized_keys") return i.keys.map((k) => ({ path: `${path}.${k}`, message: "unknown parameter" }));
+    if (i.code === "unrecognized_keys")
+      return i.keys.map((k) => ({ path: `${path}.${k}`, message: "unknown parameter" }));
     if (i.code === "invalid_type" && /received undefined/.test(i.message)) return [{ path, message: "is required" }];
     return [{ path, message: i.message.replace(/^Invalid input: /, "") }];
   });
@@ -42,23 +46,39 @@ function fromZod(group: string, error: z.ZodError): Issue[] {
 /** Every string left with a package placeholder, outside unused parts of the stack. */
 function placeholders(value: unknown, path: string, skip: (p: string) => boolean, out: Issue[]): void {
   if (skip(path)) return;
-  if (typeof value === "string" && PLACEHOLDER.test(value)) out.push({ path, message: "still holds a package placeholder; replace it" });
+  if (typeof value === "string" && PLACEHOLDER.test(value))
+    out.push({ path, message: "still holds a package placeholder; replace it" });
   else if (Array.isArray(value)) value.forEach((v, i) => placeholders(v, `${path}[${i}]`, skip, out));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) placeholders(v, `${path}.${k}`, skip, out);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) placeholders(v, `${path}.${k}`, skip, out);
 }
 
 /** Every secret of the reference given in plaintext: a stack file must hold it encrypted, or leave it to be generated. */
-function plaintextSecrets(value: unknown, path: string, isSecure: NonNullable<ValidateOptions["isSecure"]>, out: Issue[]): void {
+function plaintextSecrets(
+  value: unknown,
+  path: string,
+  isSecure: NonNullable<ValidateOptions["isSecure"]>,
+  out: Issue[],
+): void {
   // A number or boolean at a secret's path is plaintext too (a `secure:` entry is always a string).
   if ((typeof value === "number" || typeof value === "boolean") && isSensitivePath(path)) {
-    out.push({ path, message: "is a secret: set it with `pulumi config set --secret` (a string); a plaintext number or boolean is refused" });
+    out.push({
+      path,
+      message:
+        "is a secret: set it with `pulumi config set --secret` (a string); a plaintext number or boolean is refused",
+    });
   } else if (typeof value === "string") {
     // A package placeholder is no secret (the placeholder check names it where it is used).
     if (value !== "" && !PLACEHOLDER.test(value) && isSensitivePath(path) && !isSecure(path, value)) {
-      out.push({ path, message: "is a secret: set it with `pulumi config set --secret` (or leave it unset where it is generated); plaintext in a stack file is refused" });
+      out.push({
+        path,
+        message:
+          "is a secret: set it with `pulumi config set --secret` (or leave it unset where it is generated); plaintext in a stack file is refused",
+      });
     }
   } else if (Array.isArray(value)) value.forEach((v, i) => plaintextSecrets(v, `${path}[${i}]`, isSecure, out));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) plaintextSecrets(v, `${path}.${k}`, isSecure, out);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) plaintextSecrets(v, `${path}.${k}`, isSecure, out);
 }
 
 export function validateStack(raw: Record<string, unknown>, options: ValidateOptions = {}): Validation {
@@ -94,7 +114,11 @@ export function formatIssues(issues: Issue[]): string {
 }
 
 /** Validates or throws one error that lists every problem. */
-export function requireValidStack(raw: Record<string, unknown>, stack = "stack", options: ValidateOptions = {}): StackSpec {
+export function requireValidStack(
+  raw: Record<string, unknown>,
+  stack = "stack",
+  options: ValidateOptions = {},
+): StackSpec {
   const v = validateStack(raw, options);
   if (!v.ok) throw new Error(`${stack} configuration has ${v.issues.length} problem(s):\n${formatIssues(v.issues)}`);
   return v.spec;

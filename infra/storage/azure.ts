@@ -4,7 +4,13 @@
  * key is read from the account, never typed into config.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BlobContainer, BlobServiceProperties, ManagementPolicy, StorageAccount, listStorageAccountKeysOutput } from "@pulumi/azure-native/storage/index.js";
+import {
+  BlobContainer,
+  BlobServiceProperties,
+  ManagementPolicy,
+  StorageAccount,
+  listStorageAccountKeysOutput,
+} from "@pulumi/azure-native/storage/index.js";
 import type { StackSpec } from "../config.js";
 import { storeResourceName, type StorageOutputs } from "./types.js";
 
@@ -40,7 +46,11 @@ export class AzureStorage extends pulumi.ComponentResource implements StorageOut
     createLifecyclePolicy(name, account, resourceGroupName, blobService, this);
     const accountKey = clouda.STORAGE_ACCESS_KEY
       ? pulumi.secret(clouda.STORAGE_ACCESS_KEY)
-      : pulumi.secret(listStorageAccountKeysOutput({ resourceGroupName, accountName: account.name }, parent).apply((r) => r.keys[0].value));
+      : pulumi.secret(
+          listStorageAccountKeysOutput({ resourceGroupName, accountName: account.name }, parent).apply(
+            (r) => r.keys[0].value,
+          ),
+        );
 
     this.chartSecret = pulumi.secret(
       pulumi.all([account.name, accountKey]).apply(([accountName, key]): Record<string, string> => ({
@@ -96,7 +106,12 @@ function createAccount(name: string, args: AzureStorageArgs, owner: pulumi.Resou
 }
 
 /** Blob versioning and soft delete of blobs and containers. */
-function createBlobService(name: string, account: StorageAccount, resourceGroupName: pulumi.Input<string>, owner: pulumi.Resource): BlobServiceProperties {
+function createBlobService(
+  name: string,
+  account: StorageAccount,
+  resourceGroupName: pulumi.Input<string>,
+  owner: pulumi.Resource,
+): BlobServiceProperties {
   return new BlobServiceProperties(
     `${name}-blob-service`,
     {
@@ -116,7 +131,12 @@ function createContainers(name: string, account: StorageAccount, args: AzureStor
   for (const key of CONTAINERS) {
     new BlobContainer(
       storeResourceName(name, key),
-      { accountName: account.name, resourceGroupName: args.resourceGroupName, containerName: args.clouda[key], publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None" },
+      {
+        accountName: account.name,
+        resourceGroupName: args.resourceGroupName,
+        containerName: args.clouda[key],
+        publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None",
+      },
       // Protected like the account: deleting a container deletes every blob in it.
       { parent: owner, protect: true },
     );
@@ -128,7 +148,13 @@ function createContainers(name: string, account: StorageAccount, args: AzureStor
  * deleted: lifecycle management deletes versions and snapshots once they are PREVIOUS_VERSION_DAYS
  * old (the S3 buckets' noncurrent-version rule).
  */
-function createLifecyclePolicy(name: string, account: StorageAccount, resourceGroupName: pulumi.Input<string>, blobService: BlobServiceProperties, owner: pulumi.Resource): void {
+function createLifecyclePolicy(
+  name: string,
+  account: StorageAccount,
+  resourceGroupName: pulumi.Input<string>,
+  blobService: BlobServiceProperties,
+  owner: pulumi.Resource,
+): void {
   new ManagementPolicy(
     `${name}-lifecycle`,
     {

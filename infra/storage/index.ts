@@ -8,16 +8,31 @@ import { serviceHost } from "../platform/values/defaults.js";
 import type { Secrets } from "../secrets.js";
 import type { StorageOutputs } from "./types.js";
 
-export async function createStorage(name: string, spec: StackSpec, secrets: Secrets, resourceGroupName?: pulumi.Input<string>): Promise<StorageOutputs> {
+export async function createStorage(
+  name: string,
+  spec: StackSpec,
+  secrets: Secrets,
+  resourceGroupName?: pulumi.Input<string>,
+): Promise<StorageOutputs> {
   switch (spec.storage.provider) {
     case "S3": {
       const { S3Storage } = await import("./s3.js");
-      return new S3Storage(name, { cloudb: spec.storage.secret.cloudb, existing: spec.storage.existingBuckets, tags: spec.cloud.aws.tags, irsa: spec.cloud.aws.irsa && { ...spec.cloud.aws.irsa, namespace: spec.api.namespace } });
+      return new S3Storage(name, {
+        cloudb: spec.storage.secret.cloudb,
+        existing: spec.storage.existingBuckets,
+        tags: spec.cloud.aws.tags,
+        irsa: spec.cloud.aws.irsa && { ...spec.cloud.aws.irsa, namespace: spec.api.namespace },
+      });
     }
     case "AzureStorage": {
       const { AzureStorage } = await import("./azure.js");
       if (!resourceGroupName) throw new Error("AzureStorage needs the Azure resource group");
-      return new AzureStorage(name, { clouda: spec.storage.secret.clouda, resourceGroupName, location: spec.cloud.azure.location, tags: spec.cloud.azure.tags });
+      return new AzureStorage(name, {
+        clouda: spec.storage.secret.clouda,
+        resourceGroupName,
+        location: spec.cloud.azure.location,
+        tags: spec.cloud.azure.tags,
+      });
     }
     case "Minio": {
       const { ObjstoreStorage } = await import("./objstore.js");

@@ -27,7 +27,10 @@ export function objstoreReplicas(c: Pick<StackSpec["objstore"], "mode" | "replic
 }
 
 /** The chart's objstore values: the component group as the stack gives it, the pod count by mode. */
-export function objstoreComponentValues(c: StackSpec["objstore"], rootPassword: pulumi.Input<string>): Record<string, unknown> {
+export function objstoreComponentValues(
+  c: StackSpec["objstore"],
+  rootPassword: pulumi.Input<string>,
+): Record<string, unknown> {
   return {
     enabled: true,
     mode: c.mode,
@@ -40,9 +43,22 @@ export function objstoreComponentValues(c: StackSpec["objstore"], rootPassword: 
 }
 
 /** storage.secret.objstore of the chart: the stack's settings with the given or generated keys. */
-export function objstoreChartSecret(settings: StackSpec["storage"]["secret"]["objstore"], accessKey: string, secretKey: string): Record<string, string> {
+export function objstoreChartSecret(
+  settings: StackSpec["storage"]["secret"]["objstore"],
+  accessKey: string,
+  secretKey: string,
+): Record<string, string> {
   const { REGION, BUCKET, PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET, ULTRON_BUCKET, FORCE_PATH_STYLE } = settings;
-  return { ACCESS_KEY_ID: accessKey, SECRET_ACCESS_KEY: secretKey, REGION, BUCKET, PUBLIC_BUCKET, EXPORT_PROJECT_BUCKET, ULTRON_BUCKET, FORCE_PATH_STYLE };
+  return {
+    ACCESS_KEY_ID: accessKey,
+    SECRET_ACCESS_KEY: secretKey,
+    REGION,
+    BUCKET,
+    PUBLIC_BUCKET,
+    EXPORT_PROJECT_BUCKET,
+    ULTRON_BUCKET,
+    FORCE_PATH_STYLE,
+  };
 }
 
 export class ObjstoreStorage extends pulumi.ComponentResource implements StorageOutputs {
@@ -54,7 +70,9 @@ export class ObjstoreStorage extends pulumi.ComponentResource implements Storage
   constructor(name: string, args: ObjstoreStorageArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:storage:ObjstoreStorage", name, {}, opts);
     const { settings, component: c } = args;
-    this.chartSecret = pulumi.secret(pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]) => objstoreChartSecret(settings, id, secret)));
+    this.chartSecret = pulumi.secret(
+      pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]) => objstoreChartSecret(settings, id, secret)),
+    );
     this.componentValues = objstoreComponentValues(c, args.rootPassword);
     this.serviceEnv = pulumi.secret(
       pulumi.all([args.accessKey, args.secretKey]).apply(([id, secret]): Record<string, string> => ({

@@ -89,7 +89,13 @@ export class S3Storage extends pulumi.ComponentResource implements StorageOutput
 }
 
 /** One bucket of the four, encrypted, versioned, its stale uploads and old versions expired, public only if it is the public one. */
-function createBucket(name: string, key: (typeof BUCKET_KEYS)[number], cloudb: S3StorageArgs["cloudb"], tags: Record<string, string>, parent: pulumi.Resource): Bucket {
+function createBucket(
+  name: string,
+  key: (typeof BUCKET_KEYS)[number],
+  cloudb: S3StorageArgs["cloudb"],
+  tags: Record<string, string>,
+  parent: pulumi.Resource,
+): Bucket {
   const region = cloudb.REGION;
   const isPublic = key === "PUBLIC_BUCKET";
   const id = storeResourceName(name, key);
@@ -97,10 +103,18 @@ function createBucket(name: string, key: (typeof BUCKET_KEYS)[number], cloudb: S
   const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { parent, protect: true });
   new BucketServerSideEncryptionConfiguration(
     `${id}-encryption`,
-    { bucket: bucket.id, region, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }] },
+    {
+      bucket: bucket.id,
+      region,
+      rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" }, bucketKeyEnabled: true }],
+    },
     { parent },
   );
-  const versioning = new BucketVersioning(`${id}-versioning`, { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } }, { parent });
+  const versioning = new BucketVersioning(
+    `${id}-versioning`,
+    { bucket: bucket.id, region, versioningConfiguration: { status: "Enabled" } },
+    { parent },
+  );
   // An upload whose abort failed (a crash, a lost connection) leaves invisible parts that are
   // billed forever; S3 itself aborts any multipart upload still incomplete after a day.
   // Versioning keeps every overwritten or deleted object as a noncurrent version: they are
@@ -111,18 +125,40 @@ function createBucket(name: string, key: (typeof BUCKET_KEYS)[number], cloudb: S
       bucket: bucket.id,
       region,
       rules: [
-        { id: "abort-incomplete-uploads", status: "Enabled", filter: {}, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
-        { id: "expire-noncurrent-versions", status: "Enabled", filter: {}, noncurrentVersionExpiration: { noncurrentDays: NONCURRENT_VERSION_DAYS }, expiration: { expiredObjectDeleteMarker: true } },
+        {
+          id: "abort-incomplete-uploads",
+          status: "Enabled",
+          filter: {},
+          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+        },
+        {
+          id: "expire-noncurrent-versions",
+          status: "Enabled",
+          filter: {},
+          noncurrentVersionExpiration: { noncurrentDays: NONCURRENT_VERSION_DAYS },
+          expiration: { expiredObjectDeleteMarker: true },
+        },
       ],
     },
     // Applied after versioning, as AWS asks for lifecycle rules on a versioned bucket.
     { parent, dependsOn: [versioning] },
   );
-  new BucketOwnershipControls(`${id}-ownership`, { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } }, { parent });
+  new BucketOwnershipControls(
+    `${id}-ownership`,
+    { bucket: bucket.id, region, rule: { objectOwnership: "BucketOwnerEnforced" } },
+    { parent },
+  );
   // ACLs stay blocked everywhere; only the public bucket may carry a public-read policy.
   const block = new BucketPublicAccessBlock(
     `${id}-public-access`,
-    { bucket: bucket.id, region, blockPublicAcls: true, ignorePublicAcls: true, blockPublicPolicy: !isPublic, restrictPublicBuckets: !isPublic },
+    {
+      bucket: bucket.id,
+      region,
+      blockPublicAcls: true,
+      ignorePublicAcls: true,
+      blockPublicPolicy: !isPublic,
+      restrictPublicBuckets: !isPublic,
+    },
     { parent },
   );
   if (isPublic) {
@@ -132,7 +168,12 @@ function createBucket(name: string, key: (typeof BUCKET_KEYS)[number], cloudb: S
         bucket: bucket.id,
         region,
         policy: bucket.arn.apply((arn) =>
-          JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` }] }),
+          JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [
+              { Sid: "PublicRead", Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `${arn}/*` },
+            ],
+          }),
         ),
       },
       { parent, dependsOn: [block] },
@@ -146,10 +187,20 @@ function bucketAccessPolicy(arns: string[]): string {
   return JSON.stringify({
     Version: "2012-10-17",
     Statement: [
-      { Effect: "Allow", Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"], Resource: arns },
       {
         Effect: "Allow",
-        Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+        Action: ["s3:ListBucket", "s3:GetBucketLocation", "s3:ListBucketMultipartUploads"],
+        Resource: arns,
+      },
+      {
+        Effect: "Allow",
+        Action: [
+          "s3:GetObject",
+          "s3:PutObject",
+          "s3:DeleteObject",
+          "s3:AbortMultipartUpload",
+          "s3:ListMultipartUploadParts",
+        ],
         Resource: arns.map((a) => `${a}/*`),
       },
     ],
@@ -157,7 +208,12 @@ function bucketAccessPolicy(arns: string[]): string {
 }
 
 /** An IAM user of its own, allowed only these buckets, and its access key. */
-function createUserKey(name: string, tags: Record<string, string>, bucketPolicy: pulumi.Output<string>, parent: pulumi.Resource): AccessKey {
+function createUserKey(
+  name: string,
+  tags: Record<string, string>,
+  bucketPolicy: pulumi.Output<string>,
+  parent: pulumi.Resource,
+): AccessKey {
   const user = new User(`${name}-user`, { path: "/agentport/", tags }, { parent });
   new UserPolicy(
     `${name}-buckets`,
@@ -175,7 +231,13 @@ function createUserKey(name: string, tags: Record<string, string>, bucketPolicy:
  * IRSA: the API's pods exchange their projected ServiceAccount token for this role; no key
  * is shared with the chart, and nothing long-lived sits in the API's Secret.
  */
-function createApiRole(name: string, irsa: NonNullable<S3StorageArgs["irsa"]>, tags: Record<string, string>, bucketPolicy: pulumi.Output<string>, parent: pulumi.Resource): Role {
+function createApiRole(
+  name: string,
+  irsa: NonNullable<S3StorageArgs["irsa"]>,
+  tags: Record<string, string>,
+  bucketPolicy: pulumi.Output<string>,
+  parent: pulumi.Resource,
+): Role {
   const { oidcProviderArn, oidcIssuer, namespace } = irsa;
   const issuer = oidcIssuer.replace(/^https:\/\//, "");
   const role = new Role(
@@ -190,7 +252,12 @@ function createApiRole(name: string, irsa: NonNullable<S3StorageArgs["irsa"]>, t
             Effect: "Allow",
             Principal: { Federated: oidcProviderArn },
             Action: "sts:AssumeRoleWithWebIdentity",
-            Condition: { StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${namespace}:${API_SERVICE_ACCOUNT}`, [`${issuer}:aud`]: "sts.amazonaws.com" } },
+            Condition: {
+              StringEquals: {
+                [`${issuer}:sub`]: `system:serviceaccount:${namespace}:${API_SERVICE_ACCOUNT}`,
+                [`${issuer}:aud`]: "sts.amazonaws.com",
+              },
+            },
           },
         ],
       }),

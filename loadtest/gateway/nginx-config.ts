@@ -30,12 +30,14 @@ export interface NginxConfigOptions {
 const NAME = /^[A-Za-z0-9_]+$/;
 
 function port(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${what} must be a TCP port (got ${value})`);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    throw new Error(`${what} must be a TCP port (got ${value})`);
   return value;
 }
 
 function ms(value: number, what: string): string {
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a positive whole number of ms (got ${value})`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${what} must be a positive whole number of ms (got ${value})`);
   return `${value}ms`;
 }
 

@@ -149,20 +149,61 @@ function bytes(raw: string | undefined, name: string): number | undefined {
 }
 
 const STRING_FLAGS = [
-  "target", "key", "stack", "stacks-dir", "time-scale", "connect-timeout-ms", "read-timeout-ms", "write-timeout-ms",
-  "heartbeat-seconds", "client-body-buffer-size", "max-body-size", "json-body-limit", "file-max-bytes", "scenarios",
-  "concurrency", "requests", "files", "file-concurrency", "stream-tokens", "token-interval-ms", "max-duration",
-  "ttft-p95-ms", "request-p95-ms", "stream-model", "silent-model", "silence-ms", "member-token", "project", "json",
-  "html", "junit", "csv", "ceiling-seconds", "nginx", "rates", "rate-seconds", "max-bytes", "data", "arrivals", "warmup",
-  "prefill-ms", "baseline", "tolerance", "stack-outputs", "itl-p95-ms", "e2e-p95-ms", "max-error-rate",
+  "target",
+  "key",
+  "stack",
+  "stacks-dir",
+  "time-scale",
+  "connect-timeout-ms",
+  "read-timeout-ms",
+  "write-timeout-ms",
+  "heartbeat-seconds",
+  "client-body-buffer-size",
+  "max-body-size",
+  "json-body-limit",
+  "file-max-bytes",
+  "scenarios",
+  "concurrency",
+  "requests",
+  "files",
+  "file-concurrency",
+  "stream-tokens",
+  "token-interval-ms",
+  "max-duration",
+  "ttft-p95-ms",
+  "request-p95-ms",
+  "stream-model",
+  "silent-model",
+  "silence-ms",
+  "member-token",
+  "project",
+  "json",
+  "html",
+  "junit",
+  "csv",
+  "ceiling-seconds",
+  "nginx",
+  "rates",
+  "rate-seconds",
+  "max-bytes",
+  "data",
+  "arrivals",
+  "warmup",
+  "prefill-ms",
+  "baseline",
+  "tolerance",
+  "stack-outputs",
+  "itl-p95-ms",
+  "e2e-p95-ms",
+  "max-error-rate",
 ] as const;
 const BOOLEAN_FLAGS = ["local", "k6-env", "version", "dry-run", "exceed-cap"] as const;
-
 
 /** Thresholds given as flags, for slo.ts to lay over the stack's. */
 function sloFlags(s: Record<string, string | undefined>): Partial<Slo> {
   const slo: Partial<Slo> = {};
-  const ms = (flag: string, key: "ttftP95Ms" | "requestP95Ms" | "itlP95Ms" | "e2eP95Ms") => s[flag] !== undefined && (slo[key] = num(s[flag], flag, 0, 0.001));
+  const ms = (flag: string, key: "ttftP95Ms" | "requestP95Ms" | "itlP95Ms" | "e2eP95Ms") =>
+    s[flag] !== undefined && (slo[key] = num(s[flag], flag, 0, 0.001));
   ms("ttft-p95-ms", "ttftP95Ms");
   ms("request-p95-ms", "requestP95Ms");
   ms("itl-p95-ms", "itlP95Ms");
@@ -178,13 +219,27 @@ function sloFlags(s: Record<string, string | undefined>): Partial<Slo> {
 /** Limits given as flags. */
 function limitOverrides(s: Record<string, string | undefined>): Partial<Limits> {
   const overrides: Partial<Limits> = {};
-  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) => value !== undefined && (overrides[k] = value);
-  set("connectTimeoutMs", s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0));
-  set("readTimeoutMs", s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0));
-  set("writeTimeoutMs", s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0));
-  set("heartbeatSeconds", s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001));
+  const set = <K extends keyof Limits>(k: K, value: Limits[K] | undefined) =>
+    value !== undefined && (overrides[k] = value);
+  set(
+    "connectTimeoutMs",
+    s["connect-timeout-ms"] === undefined ? undefined : int(s["connect-timeout-ms"], "connect-timeout-ms", 0),
+  );
+  set(
+    "readTimeoutMs",
+    s["read-timeout-ms"] === undefined ? undefined : int(s["read-timeout-ms"], "read-timeout-ms", 0),
+  );
+  set(
+    "writeTimeoutMs",
+    s["write-timeout-ms"] === undefined ? undefined : int(s["write-timeout-ms"], "write-timeout-ms", 0),
+  );
+  set(
+    "heartbeatSeconds",
+    s["heartbeat-seconds"] === undefined ? undefined : num(s["heartbeat-seconds"], "heartbeat-seconds", 0, 0.001),
+  );
   const buffer = bytes(s["client-body-buffer-size"], "client-body-buffer-size");
-  if (buffer !== undefined) Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
+  if (buffer !== undefined)
+    Object.assign(overrides, { clientBodyBufferSize: s["client-body-buffer-size"], clientBodyBufferBytes: buffer });
   set("maxBodyBytes", bytes(s["max-body-size"], "max-body-size"));
   set("jsonBodyLimitBytes", bytes(s["json-body-limit"], "json-body-limit"));
   set("fileMaxBytes", bytes(s["file-max-bytes"], "file-max-bytes"));
@@ -195,29 +250,52 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
   const options = Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: "string" as const }]));
   const { values: v } = parseArgs({
     args: argv,
-    options: { ...options, ...Object.fromEntries(BOOLEAN_FLAGS.map((f) => [f, { type: "boolean" as const }])), help: { type: "boolean", short: "h" } },
+    options: {
+      ...options,
+      ...Object.fromEntries(BOOLEAN_FLAGS.map((f) => [f, { type: "boolean" as const }])),
+      help: { type: "boolean", short: "h" },
+    },
     strict: true,
     allowPositionals: false,
   });
   const s = v as Record<string, string | undefined>;
   const b = v as Record<string, boolean | undefined>;
-  const mode = b.help ? "help" : b.version ? "version" : b["k6-env"] ? "k6-env" : b.local ? "local" : s.target || (s.stack && s.key) ? "target" : undefined;
+  const mode = b.help
+    ? "help"
+    : b.version
+      ? "version"
+      : b["k6-env"]
+        ? "k6-env"
+        : b.local
+          ? "local"
+          : s.target || (s.stack && s.key)
+            ? "target"
+            : undefined;
   if (!mode) throw new Error("choose --local, --target URL --key KEY, --stack NAME --key KEY, or --k6-env");
   if (b.local && s.target) throw new Error("--local and --target exclude each other");
   if (mode === "target" && !s.key) throw new Error("--target needs --key");
-  if (s["time-scale"] !== undefined && mode === "target") throw new Error("--time-scale applies to --local only: a deployment's timeouts are what they are");
-  if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target)) throw new Error(`--target must be an origin such as https://api.example.com (got '${s.target}')`);
+  if (s["time-scale"] !== undefined && mode === "target")
+    throw new Error("--time-scale applies to --local only: a deployment's timeouts are what they are");
+  if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target))
+    throw new Error(`--target must be an origin such as https://api.example.com (got '${s.target}')`);
   if (!!s["member-token"] !== !!s.project) throw new Error("--member-token and --project go together");
 
   const rates = s.rates === undefined ? [] : s.rates.split(",").map((r) => num(r, "rates", 0, 0.001));
-  const scenarios = s.scenarios ? s.scenarios.split(",").map((x) => x.trim()).filter(Boolean) : [...SCENARIO_IDS];
+  const scenarios = s.scenarios
+    ? s.scenarios
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [...SCENARIO_IDS];
   for (const id of scenarios) {
-    if (![...SCENARIO_IDS, SWEEP_ID].includes(id)) throw new Error(`unknown scenario '${id}' (known: ${[...SCENARIO_IDS, SWEEP_ID].join(", ")})`);
+    if (![...SCENARIO_IDS, SWEEP_ID].includes(id))
+      throw new Error(`unknown scenario '${id}' (known: ${[...SCENARIO_IDS, SWEEP_ID].join(", ")})`);
   }
   if (scenarios.includes(SWEEP_ID) && rates.length === 0) throw new Error(`${SWEEP_ID} needs --rates LIST`);
   if (rates.length && !scenarios.includes(SWEEP_ID)) scenarios.push(SWEEP_ID);
   const arrivals = s.arrivals ?? "constant";
-  if (arrivals !== "constant" && arrivals !== "poisson") throw new Error(`--arrivals is constant or poisson (got '${arrivals}')`);
+  if (arrivals !== "constant" && arrivals !== "poisson")
+    throw new Error(`--arrivals is constant or poisson (got '${arrivals}')`);
   const workload = s.data === undefined ? {} : parseWorkload(s.data);
   const overrides = limitOverrides(s);
 
@@ -234,7 +312,9 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     requests: int(s.requests, "requests", 64),
     files: int(s.files, "files", 24),
     fileConcurrency: int(s["file-concurrency"], "file-concurrency", 4),
-    streamTokens: workload.outputTokens ?? int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
+    streamTokens:
+      workload.outputTokens ??
+      int(s["stream-tokens"], "stream-tokens", mode === "target" && !s["stream-model"] ? 20 : 32),
     tokenIntervalMs: num(s["token-interval-ms"], "token-interval-ms", 5),
     maxDurationSeconds: num(s["max-duration"], "max-duration", 300, 1),
     rates,

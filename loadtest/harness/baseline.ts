@@ -20,8 +20,18 @@ interface Metric {
 const PERCENTILES = ["p50", "p95", "p99"] as const;
 export const METRICS: Metric[] = [
   ...PERCENTILES.map((p) => ({ key: `ttft_${p}_ms`, label: `TTFT ${p} (ms)`, better: "lower" as const, floor: 1 })),
-  ...PERCENTILES.map((p) => ({ key: `itl_${p}_ms`, label: `inter-token ${p} (ms)`, better: "lower" as const, floor: 1 })),
-  ...PERCENTILES.map((p) => ({ key: `e2e_${p}_ms`, label: `end-to-end ${p} (ms)`, better: "lower" as const, floor: 1 })),
+  ...PERCENTILES.map((p) => ({
+    key: `itl_${p}_ms`,
+    label: `inter-token ${p} (ms)`,
+    better: "lower" as const,
+    floor: 1,
+  })),
+  ...PERCENTILES.map((p) => ({
+    key: `e2e_${p}_ms`,
+    label: `end-to-end ${p} (ms)`,
+    better: "lower" as const,
+    floor: 1,
+  })),
   { key: "output_tokens_per_s", label: "output tokens/s", better: "higher", floor: 0 },
   { key: "requests_per_s", label: "requests/s", better: "higher", floor: 0 },
   { key: "error_rate", label: "error rate", better: "lower", floor: 0.001 },
@@ -53,7 +63,8 @@ export function readBaseline(file: string): RunReport {
   } catch (err) {
     throw new Error(`--baseline ${file}: ${(err as Error).message}`);
   }
-  if (!streamingFigures(report)) throw new Error(`--baseline ${file} is not a --json report with the streaming scenario's figures`);
+  if (!streamingFigures(report))
+    throw new Error(`--baseline ${file} is not a --json report with the streaming scenario's figures`);
   return report;
 }
 
@@ -64,10 +75,18 @@ function streamingFigures(r: RunReport): Record<string, unknown> | undefined {
 const numeric = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 function compareMetric(m: Metric, base: number | null, cur: number | null, tolerance: number): ComparisonRow {
-  if (base === null || cur === null) return { key: m.key, label: m.label, baseline: base, current: cur, change: null, worse: false };
+  if (base === null || cur === null)
+    return { key: m.key, label: m.label, baseline: base, current: cur, change: null, worse: false };
   const delta = m.better === "lower" ? cur - base : base - cur;
   const worse = delta > Math.max(tolerance * Math.abs(base), m.floor);
-  return { key: m.key, label: m.label, baseline: base, current: cur, change: base === 0 ? null : (cur - base) / base, worse };
+  return {
+    key: m.key,
+    label: m.label,
+    baseline: base,
+    current: cur,
+    change: base === 0 ? null : (cur - base) / base,
+    worse,
+  };
 }
 
 const SWEEP_KEYS = ["ttft_p95_ms", "itl_p95_ms", "e2e_p95_ms", "output_tokens_per_s", "requests_per_s", "error_rate"];
@@ -78,7 +97,12 @@ function sweepRows(current: RunReport, baseline: RunReport, tolerance: number): 
     const before = (baseline.sweep ?? []).find((p) => p.rate === point.rate);
     if (!before) return [];
     return METRICS.filter((m) => SWEEP_KEYS.includes(m.key)).map((m) =>
-      compareMetric({ ...m, key: `rate_${point.rate}_${m.key}`, label: `${point.rate} req/s: ${m.label}` }, numeric(before.figures[m.key]), numeric(point.figures[m.key]), tolerance),
+      compareMetric(
+        { ...m, key: `rate_${point.rate}_${m.key}`, label: `${point.rate} req/s: ${m.label}` },
+        numeric(before.figures[m.key]),
+        numeric(point.figures[m.key]),
+        tolerance,
+      ),
     );
   });
 }
@@ -86,7 +110,10 @@ function sweepRows(current: RunReport, baseline: RunReport, tolerance: number): 
 export function compareRuns(current: RunReport, baseline: RunReport, tolerance: number): Comparison {
   const cur = streamingFigures(current) ?? {};
   const base = streamingFigures(baseline) ?? {};
-  const rows = [...METRICS.map((m) => compareMetric(m, numeric(base[m.key]), numeric(cur[m.key]), tolerance)), ...sweepRows(current, baseline, tolerance)];
+  const rows = [
+    ...METRICS.map((m) => compareMetric(m, numeric(base[m.key]), numeric(cur[m.key]), tolerance)),
+    ...sweepRows(current, baseline, tolerance),
+  ];
   return {
     baselineStartedAt: baseline.startedAt,
     baselineTarget: baseline.target,

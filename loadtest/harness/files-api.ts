@@ -46,11 +46,7 @@ export class FilesApi {
   private readonly http: Http;
   private readonly baseUrl: string;
   private readonly key: string;
-  constructor(
-    http: Http,
-    baseUrl: string,
-    key: string,
-  ) {
+  constructor(http: Http, baseUrl: string, key: string) {
     this.http = http;
     this.baseUrl = baseUrl;
     this.key = key;
@@ -66,7 +62,10 @@ export class FilesApi {
       const res = await this.http.send(`${this.baseUrl}/v1/files`, {
         method: "POST",
         key: this.key,
-        headers: { "content-type": `multipart/form-data; boundary=${form.boundary}`, "content-length": String(form.length) },
+        headers: {
+          "content-type": `multipart/form-data; boundary=${form.boundary}`,
+          "content-length": String(form.length),
+        },
         body: form.body,
         timeoutMs,
       });
@@ -81,12 +80,24 @@ export class FilesApi {
     } catch {
       body = undefined;
     }
-    return { status, body, text, sha256: form.digest(), bytes: size, startedAt, latencyMs: performance.now() - startedAt, error };
+    return {
+      status,
+      body,
+      text,
+      sha256: form.digest(),
+      bytes: size,
+      startedAt,
+      latencyMs: performance.now() - startedAt,
+      error,
+    };
   }
 
   /** Downloads the content and hashes it as it streams. */
   async contentSha256(id: string): Promise<{ status: number; sha256: string; bytes: number }> {
-    const res = await this.http.send(`${this.baseUrl}/v1/files/${encodeURIComponent(id)}/content`, { key: this.key, timeoutMs: 120_000 });
+    const res = await this.http.send(`${this.baseUrl}/v1/files/${encodeURIComponent(id)}/content`, {
+      key: this.key,
+      timeoutMs: 120_000,
+    });
     const hash = createHash("sha256");
     let bytes = 0;
     for await (const chunk of res.body) {
@@ -108,7 +119,9 @@ export class FilesApi {
    * Every file id, following `after` until `has_more` is false. Reports duplicates and a
    * listing that never ends (a server ignoring `after` loops clients forever).
    */
-  async listAll(maxPages = 200): Promise<{ ids: string[]; duplicates: number; pages: number; complete: boolean; status: number }> {
+  async listAll(
+    maxPages = 200,
+  ): Promise<{ ids: string[]; duplicates: number; pages: number; complete: boolean; status: number }> {
     const ids: string[] = [];
     const seen = new Set<string>();
     let duplicates = 0;
@@ -117,8 +130,10 @@ export class FilesApi {
       const q = new URLSearchParams({ limit: "100" });
       if (after) q.set("after", after);
       const res = await this.http.json(`${this.baseUrl}/v1/files?${q}`, { key: this.key });
-      const body = res.body as { data?: Array<{ id: string }>; has_more?: boolean; last_id?: string | null } | undefined;
-      if (res.status !== 200 || !Array.isArray(body?.data)) return { ids, duplicates, pages: page, complete: false, status: res.status };
+      const body = res.body as
+        { data?: Array<{ id: string }>; has_more?: boolean; last_id?: string | null } | undefined;
+      if (res.status !== 200 || !Array.isArray(body?.data))
+        return { ids, duplicates, pages: page, complete: false, status: res.status };
       for (const f of body.data) {
         if (seen.has(f.id)) duplicates++;
         seen.add(f.id);

@@ -2,7 +2,11 @@
 
 export function formatBytes(n: number): string {
   if (n === 0) return "0 (unlimited)";
-  for (const [size, unit] of [[1024 ** 3, "GiB"], [1024 ** 2, "MiB"], [1024, "KiB"]] as const) {
+  for (const [size, unit] of [
+    [1024 ** 3, "GiB"],
+    [1024 ** 2, "MiB"],
+    [1024, "KiB"],
+  ] as const) {
     if (n % size === 0) return `${n / size} ${unit}`;
   }
   return `${n} B`;
@@ -21,14 +25,21 @@ export function headline(id: string, figures: Record<string, unknown>): string {
     case "streaming":
       return `${figures.valid ?? 0}/${figures.requests ?? 0} valid · TTFT p50 ${f(figures.ttft_p50_ms)} p95 ${f(figures.ttft_p95_ms)} · inter-token p95 ${f(figures.itl_p95_ms)} · e2e p95 ${f(figures.e2e_p95_ms)}`;
     case "idle-timeout":
-      return `read timeout ${f(figures.read_timeout_ms)}: with heartbeats ${figures.live_complete ? "survived" : "cut"}` +
-        (figures.control_cut === undefined ? "" : ` · without: ${figures.control_cut ? `cut after ${f(figures.control_silent_before_cut_ms)} silence` : "survived"}`);
+      return (
+        `read timeout ${f(figures.read_timeout_ms)}: with heartbeats ${figures.live_complete ? "survived" : "cut"}` +
+        (figures.control_cut === undefined
+          ? ""
+          : ` · without: ${figures.control_cut ? `cut after ${f(figures.control_silent_before_cut_ms)} silence` : "survived"}`)
+      );
     case "body-limits":
       return `JSON ${figures.json_at_limit_status ?? "–"}/${figures.json_over_limit_status ?? "–"} · buffer ${figures.upload_below_buffer_status ?? "–"}/${figures.upload_above_buffer_status ?? "–"} · file ${figures.file_at_limit_status ?? "–"}/${figures.file_over_limit_status ?? "–"}`;
     case "files-load":
       return `${figures.round_trips_ok ?? 0}/${figures.files ?? 0} round trips · ${figures.sha_mismatches ?? 0} SHA mismatches · upload p95 ${f(figures.upload_p95_ms)} · download p95 ${f(figures.download_p95_ms)}`;
     case "rate-sweep":
-      return Object.keys(figures).filter((k) => /^rate_[\d.]+_valid$/.test(k)).map((k) => `${k.split("_")[1]}/s: ${figures[k]}/${figures[k.replace("_valid", "_requests")]} valid`).join(" · ");
+      return Object.keys(figures)
+        .filter((k) => /^rate_[\d.]+_valid$/.test(k))
+        .map((k) => `${k.split("_")[1]}/s: ${figures[k]}/${figures[k.replace("_valid", "_requests")]} valid`)
+        .join(" · ");
     case "revocation":
       return `${figures.accepted_before_delete ?? 0} accepted before · ${figures.accepted_after_delete ?? "–"}/${figures.requests_after_delete ?? "–"} accepted after delete`;
     default:

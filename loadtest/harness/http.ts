@@ -52,7 +52,10 @@ export function createHttp(connections = 64): Http {
   const send = async (url: string, opts: SendOptions = {}): Promise<HttpResponse> => {
     const size = bodyBytes(opts);
     if (bytesSent + size > bounds.maxBytes) {
-      throw Object.assign(new Error(`byte cap: ${size} B more would pass the run's ${bounds.maxBytes} B (${bytesSent} B sent)`), { code: "BYTE_CAP" });
+      throw Object.assign(
+        new Error(`byte cap: ${size} B more would pass the run's ${bounds.maxBytes} B (${bytesSent} B sent)`),
+        { code: "BYTE_CAP" },
+      );
     }
     bounds.stop?.throwIfAborted();
     bytesSent += size;
@@ -62,7 +65,10 @@ export function createHttp(connections = 64): Http {
     const res = await request(url, {
       method: opts.method ?? "GET",
       headers,
-      body: opts.body === undefined || typeof opts.body === "string" || Buffer.isBuffer(opts.body) ? opts.body : Readable.from(opts.body),
+      body:
+        opts.body === undefined || typeof opts.body === "string" || Buffer.isBuffer(opts.body)
+          ? opts.body
+          : Readable.from(opts.body),
       dispatcher,
       signal: bounds.stop ? AbortSignal.any([timeout, bounds.stop]) : timeout,
     });

@@ -2,7 +2,12 @@
 import type { Http } from "./http.js";
 import type { KeyAdmin } from "./types.js";
 
-export function httpKeyAdmin(http: Http, baseUrl: string, project: string, memberToken: () => Promise<string>): KeyAdmin {
+export function httpKeyAdmin(
+  http: Http,
+  baseUrl: string,
+  project: string,
+  memberToken: () => Promise<string>,
+): KeyAdmin {
   const base = `${baseUrl}/v1/organization/projects/${encodeURIComponent(project)}/api_keys`;
   return {
     async create(name) {
@@ -13,7 +18,8 @@ export function httpKeyAdmin(http: Http, baseUrl: string, project: string, membe
         body: JSON.stringify({ name }),
       });
       const body = res.body as { id?: string; secret?: string } | undefined;
-      if (res.status !== 201 || !body?.id || !body.secret) throw new Error(`creating a key failed: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status !== 201 || !body?.id || !body.secret)
+        throw new Error(`creating a key failed: ${res.status} ${res.text.slice(0, 200)}`);
       return { id: body.id, secret: body.secret };
     },
     async delete(id) {

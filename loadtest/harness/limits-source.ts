@@ -12,10 +12,16 @@ export interface ResolvedLimits {
   source: string;
 }
 
-export function resolveLimits(stack: string | undefined, stacksDir: string | undefined, overrides: Partial<Limits>): ResolvedLimits {
+export function resolveLimits(
+  stack: string | undefined,
+  stacksDir: string | undefined,
+  overrides: Partial<Limits>,
+): ResolvedLimits {
   if (stack) assertStackExists(stack, stacksDir ?? STACKS_DIR);
   const base = stack ? loadStackLimits(stack, stacksDir) : defaultLimits();
   const flagged = Object.keys(overrides);
-  const source = [stack ? `stack ${stack}` : "package defaults", flagged.length ? `flags (${flagged.join(", ")})` : ""].filter(Boolean).join(" + ");
+  const source = [stack ? `stack ${stack}` : "package defaults", flagged.length ? `flags (${flagged.join(", ")})` : ""]
+    .filter(Boolean)
+    .join(" + ");
   return { limits: { ...base, ...overrides }, source };
 }

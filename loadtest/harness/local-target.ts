@@ -56,7 +56,13 @@ export async function startLocalTarget(opts: LocalOptions): Promise<LocalTarget>
       ...(opts.prefillMs > 0 ? { silence_ms: opts.prefillMs } : {}),
       description: "Load test: paced stream.",
     },
-    { id: "loadtest-silent", kind: "synthetic", tokens: 3, silence_ms: silenceMs, description: "Load test: silent past the read timeout." },
+    {
+      id: "loadtest-silent",
+      kind: "synthetic",
+      tokens: 3,
+      silence_ms: silenceMs,
+      description: "Load test: silent past the read timeout.",
+    },
   ];
   writeFileSync(agentsFile, JSON.stringify({ agents }));
   const env = (heartbeat: string, publicPort: number) => ({
@@ -76,7 +82,10 @@ export async function startLocalTarget(opts: LocalOptions): Promise<LocalTarget>
   };
   try {
     const started = await Promise.allSettled([
-      startService({ port: mainPort, env: { ...env(String(limits.heartbeatSeconds), gwMain), AGENTS_FILE: agentsFile } }),
+      startService({
+        port: mainPort,
+        env: { ...env(String(limits.heartbeatSeconds), gwMain), AGENTS_FILE: agentsFile },
+      }),
       startService({ port: quietPort, env: { ...env(NO_HEARTBEAT_SECONDS, gwQuiet), AGENTS_FILE: agentsFile } }),
     ]);
     for (const s of started) if (s.status === "fulfilled") services.push(s.value);

@@ -13,9 +13,18 @@ const junit = ((junitExport as { default?: Builder }).default ?? junitExport) as
 export function junitXml(report: RunReport): string {
   const builder = junit.newBuilder().name(`agentport load test (${report.target})`);
   for (const scenario of report.scenarios) {
-    const suite = builder.testSuite().name(scenario.title).time(scenario.durationMs / 1000).timestamp(report.startedAt);
+    const suite = builder
+      .testSuite()
+      .name(scenario.title)
+      .time(scenario.durationMs / 1000)
+      .timestamp(report.startedAt);
     if (scenario.verdict === "skip") {
-      suite.testCase().className(scenario.id).name(scenario.title).skipped().standardOutput(scenario.note ?? "");
+      suite
+        .testCase()
+        .className(scenario.id)
+        .name(scenario.title)
+        .skipped()
+        .standardOutput(scenario.note ?? "");
       continue;
     }
     for (const check of scenario.checks) {
@@ -30,7 +39,15 @@ const COLUMNS = ["scenario", "op", "at_ms", "latency_ms", "ttft_ms", "output_tok
 
 export function samplesCsv(report: RunReport): string {
   return stringify(
-    report.samples.map((s) => [s.scenario, s.op, s.at.toFixed(1), s.latencyMs.toFixed(3), s.ttftMs?.toFixed(3) ?? "", s.outputTokens ?? "", s.ok]),
+    report.samples.map((s) => [
+      s.scenario,
+      s.op,
+      s.at.toFixed(1),
+      s.latencyMs.toFixed(3),
+      s.ttftMs?.toFixed(3) ?? "",
+      s.outputTokens ?? "",
+      s.ok,
+    ]),
     { header: true, columns: [...COLUMNS], cast: { boolean: (b) => String(b) } },
   );
 }

@@ -73,7 +73,8 @@ function prepare(opts: HarnessOptions): Prepared {
   const effective = opts.mode === "local" ? scaleLimits(resolved.limits, opts.timeScale) : resolved.limits;
   const slo = resolveSlo(opts.stack, opts.stacksDir, opts.slo);
   const fromStack = opts.mode === "target" || (opts.mode === "k6-env" && opts.stack);
-  const targetUrl = opts.target ?? (fromStack ? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url : undefined);
+  const targetUrl =
+    opts.target ?? (fromStack ? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url : undefined);
   const plan = planTraffic({ ...opts, promptTokens: opts.workload.promptTokens ?? 0, limits: effective });
   return { resolved, effective, slo, targetUrl, plan, maxBytes: Math.max(opts.maxBytes, plan.bytes) };
 }
@@ -98,12 +99,21 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (opts.mode === "k6-env") {
-    const env = k6Env({ limits: prep.resolved.limits, baseUrl: prep.targetUrl, streamModel: opts.streamModel, streamTokens: opts.streamModel ? opts.streamTokens : undefined, silentModel: opts.silentModel, silenceMs: opts.silenceMs });
+    const env = k6Env({
+      limits: prep.resolved.limits,
+      baseUrl: prep.targetUrl,
+      streamModel: opts.streamModel,
+      streamTokens: opts.streamModel ? opts.streamTokens : undefined,
+      silentModel: opts.silentModel,
+      silenceMs: opts.silenceMs,
+    });
     process.stdout.write(`${formatEnv(env)}\n`);
     return 0;
   }
   const loopback = opts.mode === "local" || isLoopback(prep.targetUrl!);
-  process.stdout.write(`${renderPlan(prep.plan, opts.mode === "local" ? "--local (loopback)" : prep.targetUrl!, opts.maxBytes)}\n${sloLine(prep.slo.slo, prep.slo.source)}\n`);
+  process.stdout.write(
+    `${renderPlan(prep.plan, opts.mode === "local" ? "--local (loopback)" : prep.targetUrl!, opts.maxBytes)}\n${sloLine(prep.slo.slo, prep.slo.source)}\n`,
+  );
   const problem = capProblem(prep.plan, opts.maxBytes, loopback, opts.exceedCap);
   if (problem) {
     process.stderr.write(`refused: ${problem}\n`);
@@ -135,7 +145,9 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
   const progress = createProgress();
   const ceiling = opts.ceilingSeconds > 0 ? await measureCeiling(opts.ceilingSeconds) : null;
   // Room for a second of the sweep's fastest arrivals, so the client's pool does not queue them.
-  const http = createHttp(Math.max(opts.concurrency, opts.fileConcurrency, Math.ceil(Math.max(0, ...opts.rates))) * 2 + 8);
+  const http = createHttp(
+    Math.max(opts.concurrency, opts.fileConcurrency, Math.ceil(Math.max(0, ...opts.rates))) * 2 + 8,
+  );
   let local: LocalTarget | undefined;
   const onSignal = () => void (local?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   process.once("SIGINT", onSignal);
@@ -147,7 +159,14 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
       const t0 = performance.now();
       progress.update("starting the service and nginx");
       try {
-        local = await startLocalTarget({ limits: effective, http, streamTokens: opts.streamTokens, tokenIntervalMs: opts.tokenIntervalMs, prefillMs: opts.prefillMs, nginx: opts.nginx });
+        local = await startLocalTarget({
+          limits: effective,
+          http,
+          streamTokens: opts.streamTokens,
+          tokenIntervalMs: opts.tokenIntervalMs,
+          prefillMs: opts.prefillMs,
+          nginx: opts.nginx,
+        });
       } catch (err) {
         progress.done();
         process.stderr.write(`cannot start the local target: ${(err as Error).message}\n`);
@@ -188,7 +207,10 @@ async function run(opts: HarnessOptions, prep: Prepared, baseline: RunReport | u
     if (opts.html) write(opts.html, await renderHtml(report));
     if (opts.junit) write(opts.junit, junitXml(report));
     if (opts.csv) write(opts.csv, samplesCsv(report));
-    if (!report.passed && local) process.stderr.write(`gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`);
+    if (!report.passed && local)
+      process.stderr.write(
+        `gateway error log (last lines):\n${local.gateway.errorLog().split("\n").slice(-30).join("\n")}\n`,
+      );
     return report.passed && !report.comparison?.regressions.length ? 0 : 1;
   } finally {
     process.off("SIGINT", onSignal);

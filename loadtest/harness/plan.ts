@@ -49,7 +49,9 @@ export const graceSeconds = (maxDurationSeconds: number) => Math.min(30, Math.ma
 
 function bodyLimitsBytes(l: Limits): { requests: number; bytes: number } {
   const json = l.jsonBodyLimitBytes * 2 + 1;
-  const buffer = [Math.floor(l.clientBodyBufferBytes / 2), Math.floor(l.clientBodyBufferBytes * 1.25) + MiB / 2].filter((s) => s <= l.fileMaxBytes);
+  const buffer = [Math.floor(l.clientBodyBufferBytes / 2), Math.floor(l.clientBodyBufferBytes * 1.25) + MiB / 2].filter(
+    (s) => s <= l.fileMaxBytes,
+  );
   const files = buffer.reduce((a, b) => a + b, 0) + l.fileMaxBytes * 2 + 1;
   return { requests: 4 + buffer.length, bytes: json + files };
 }
@@ -72,7 +74,10 @@ function lineFor(id: string, input: PlanInput): PlanLine {
     case "revocation":
       return { scenario: id, streams: 0, requests: null, bytes: 0 };
     case "rate-sweep": {
-      const streams = input.rates.reduce((a, r) => a + Math.max(1, Math.round(r * input.rateSeconds)) + input.warmup, 0);
+      const streams = input.rates.reduce(
+        (a, r) => a + Math.max(1, Math.round(r * input.rateSeconds)) + input.warmup,
+        0,
+      );
       return { scenario: id, streams, requests: 0, bytes: streams * chat };
     }
     default:
@@ -96,7 +101,8 @@ export const approxBytes = (n: number) => (n >= MiB ? `${(n / MiB).toFixed(1)} M
 
 export function renderPlan(plan: TrafficPlan, target: string, capBytes: number): string {
   const rows = plan.lines.map(
-    (l) => `  ${l.scenario.padEnd(13)} ${String(l.streams).padStart(5)} streams  ${(l.requests === null ? "bounded by time" : `${l.requests} requests`).padEnd(16)} up to ${approxBytes(l.bytes)}`,
+    (l) =>
+      `  ${l.scenario.padEnd(13)} ${String(l.streams).padStart(5)} streams  ${(l.requests === null ? "bounded by time" : `${l.requests} requests`).padEnd(16)} up to ${approxBytes(l.bytes)}`,
   );
   return [
     `plan for ${target}:`,

@@ -22,7 +22,12 @@ export type Arrivals = "constant" | "poisson";
  * (GuideLLM's constant profile) or a Poisson process, whose gaps are exponential with mean
  * 1/rate — inverse-transform sampling, -ln(U)/rate, is one line, no library needed.
  */
-export function arrivalOffsets(total: number, rate: number, arrivals: Arrivals, random: () => number = Math.random): number[] {
+export function arrivalOffsets(
+  total: number,
+  rate: number,
+  arrivals: Arrivals,
+  random: () => number = Math.random,
+): number[] {
   const offsets: number[] = [];
   let t = 0;
   for (let i = 0; i < total; i++) {

@@ -14,7 +14,10 @@ const TIMEOUT_MS = 10_000;
 export async function nginxProblem(nginx = "nginx"): Promise<string | undefined> {
   const child = spawn(nginx, ["-v"], { stdio: "ignore" });
   try {
-    const [code] = (await Promise.race([once(child, "exit"), once(child, "error").then(([err]) => Promise.reject(err))])) as [number];
+    const [code] = (await Promise.race([
+      once(child, "exit"),
+      once(child, "error").then(([err]) => Promise.reject(err)),
+    ])) as [number];
     return code === 0 ? undefined : `'${nginx} -v' exited with ${code}`;
   } catch (err) {
     return `nginx cannot be run (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); install it (Debian: apt-get install -y nginx) or pass --nginx PATH`;
@@ -22,7 +25,12 @@ export async function nginxProblem(nginx = "nginx"): Promise<string | undefined>
 }
 
 /** The target answers GET /v1/models with the key and lists `model`, or what is wrong. */
-export async function targetProblem(http: Http, baseUrl: string, key: string, model: string): Promise<string | undefined> {
+export async function targetProblem(
+  http: Http,
+  baseUrl: string,
+  key: string,
+  model: string,
+): Promise<string | undefined> {
   let res;
   try {
     res = await http.json(`${baseUrl}/v1/models`, { key, timeoutMs: TIMEOUT_MS });
@@ -31,9 +39,12 @@ export async function targetProblem(http: Http, baseUrl: string, key: string, mo
     return `${baseUrl} is not reachable (${e.cause?.code ?? e.code ?? e.name}: ${e.cause?.message ?? e.message})`;
   }
   const error = (res.body as { error?: { message?: string; code?: string } } | undefined)?.error;
-  if (res.status === 401) return `the key is refused by ${baseUrl} (401 ${error?.code ?? ""}): ${error?.message ?? res.text.slice(0, 200)}`;
-  if (res.status !== 200) return `${baseUrl}/v1/models answered ${res.status}${error?.message ? `: ${error.message}` : ""} (is --target the API's origin, without /v1?)`;
+  if (res.status === 401)
+    return `the key is refused by ${baseUrl} (401 ${error?.code ?? ""}): ${error?.message ?? res.text.slice(0, 200)}`;
+  if (res.status !== 200)
+    return `${baseUrl}/v1/models answered ${res.status}${error?.message ? `: ${error.message}` : ""} (is --target the API's origin, without /v1?)`;
   const ids = ((res.body as { data?: Array<{ id: string }> }).data ?? []).map((m) => m.id);
-  if (!ids.includes(model)) return `the model '${model}' is not served to this key (it sees: ${ids.join(", ") || "none"}); pass --stream-model`;
+  if (!ids.includes(model))
+    return `the model '${model}' is not served to this key (it sees: ${ids.join(", ") || "none"}); pass --stream-model`;
   return undefined;
 }

@@ -11,7 +11,10 @@ export interface Progress {
 /** Seconds between plain lines when stderr is not a terminal. */
 export const PLAIN_EVERY_MS = 5_000;
 
-export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number } = process.stderr, plainEveryMs = PLAIN_EVERY_MS): Progress {
+export function createProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number } = process.stderr,
+  plainEveryMs = PLAIN_EVERY_MS,
+): Progress {
   const t0 = performance.now();
   const stamp = (now: number, text: string) => `${((now - t0) / 1000).toFixed(1)}s ${text}`;
   if (!stream.isTTY) {

@@ -48,7 +48,15 @@ export class Recorder {
   /** A chat stream: its sample, and its inter-token gaps when it was valid. */
   addStream(scenario: string, out: StreamOutcome): void {
     const ok = out.report.ok;
-    this.add({ scenario, op: "chat.stream", startedAt: out.startedAt, latencyMs: out.e2eMs, ok, ttftMs: out.ttftMs, outputTokens: ok ? out.outputTokens : undefined });
+    this.add({
+      scenario,
+      op: "chat.stream",
+      startedAt: out.startedAt,
+      latencyMs: out.e2eMs,
+      ok,
+      ttftMs: out.ttftMs,
+      outputTokens: ok ? out.outputTokens : undefined,
+    });
     if (ok) (this.interTokenMs[scenario] ??= []).push(...out.interTokenMs.map((v) => Math.round(v * 1000) / 1000));
   }
 }

@@ -15,10 +15,15 @@ const table = (header: string[], rows: string[][]) =>
 function streamSection(r: RunReport): string {
   const streaming = r.scenarios.find((s) => s.id === "streaming" && s.verdict !== "skip");
   const parts = [];
-  if (streaming) parts.push(`<h2>Streams</h2><p>${esc(throughputText(streaming.figures))}</p>${table(STREAM_HEADER, streamRows(streaming.figures))}`);
+  if (streaming)
+    parts.push(
+      `<h2>Streams</h2><p>${esc(throughputText(streaming.figures))}</p>${table(STREAM_HEADER, streamRows(streaming.figures))}`,
+    );
   const arrivals = r.budget.arrivals === "poisson" ? "as a Poisson process" : "evenly spaced";
   if (r.sweep.length) {
-    parts.push(`<h2>Rate sweep</h2><p>Latencies in ms; streams arrive ${arrivals} at each offered rate, after an unmeasured warm-up; achieved is counted over at least the offered window.</p>${table(SWEEP_HEADER, sweepRows(r.sweep))}`);
+    parts.push(
+      `<h2>Rate sweep</h2><p>Latencies in ms; streams arrive ${arrivals} at each offered rate, after an unmeasured warm-up; achieved is counted over at least the offered window.</p>${table(SWEEP_HEADER, sweepRows(r.sweep))}`,
+    );
   }
   return parts.join("");
 }
@@ -27,30 +32,50 @@ function streamSection(r: RunReport): string {
 function baselineSection(r: RunReport): string {
   const c = r.comparison;
   if (!c) return "";
-  const verdict = c.regressions.length ? `<span class="badge fail">WORSE</span> ${esc(c.regressions.join(", "))}` : '<span class="badge pass">NO REGRESSION</span>';
+  const verdict = c.regressions.length
+    ? `<span class="badge fail">WORSE</span> ${esc(c.regressions.join(", "))}`
+    : '<span class="badge pass">NO REGRESSION</span>';
   const rows = comparisonRows(c)
-    .map((row) => `<tr class="${row[4] === "WORSE" ? "fail" : "pass"}">${row.map((cell, i) => `<td${i === 4 ? ' class="v"' : ""}>${esc(cell)}</td>`).join("")}</tr>`)
+    .map(
+      (row) =>
+        `<tr class="${row[4] === "WORSE" ? "fail" : "pass"}">${row.map((cell, i) => `<td${i === 4 ? ' class="v"' : ""}>${esc(cell)}</td>`).join("")}</tr>`,
+    )
     .join("");
-  return `<h2>Against the baseline</h2><p>Baseline: ${esc(c.baselineTarget)}, started ${esc(c.baselineStartedAt)}; tolerance ${c.tolerance * 100} %. ${verdict}</p>` +
-    `<table class="nums"><tr>${COMPARISON_HEADER.map((h) => `<th>${esc(h.toLowerCase())}</th>`).join("")}</tr>${rows}</table>`;
+  return (
+    `<h2>Against the baseline</h2><p>Baseline: ${esc(c.baselineTarget)}, started ${esc(c.baselineStartedAt)}; tolerance ${c.tolerance * 100} %. ${verdict}</p>` +
+    `<table class="nums"><tr>${COMPARISON_HEADER.map((h) => `<th>${esc(h.toLowerCase())}</th>`).join("")}</tr>${rows}</table>`
+  );
 }
 
 function figuresTable(figures: Record<string, unknown>): string {
   const rows = Object.entries(figures).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(String(v))}</td></tr>`);
-  return rows.length ? `<details><summary>All figures</summary><table class="figs">${rows.join("")}</table></details>` : "";
+  return rows.length
+    ? `<details><summary>All figures</summary><table class="figs">${rows.join("")}</table></details>`
+    : "";
 }
 
 export async function renderHtml(r: RunReport): Promise<string> {
   const regressed = !!r.comparison?.regressions.length;
-  const verdict = r.passed && !regressed ? '<span class="badge pass">PASS</span>' : `<span class="badge fail">FAIL</span>${regressed ? " worse than the baseline" : ""}`;
+  const verdict =
+    r.passed && !regressed
+      ? '<span class="badge pass">PASS</span>'
+      : `<span class="badge fail">FAIL</span>${regressed ? " worse than the baseline" : ""}`;
   const specs = CHARTS.map((chart) => chart(r)).filter((spec) => spec !== null);
   const charts = await Promise.all(specs.map((spec) => renderSvg(spec)));
   const summaryRows = r.scenarios
-    .map((s) => `<tr class="${s.verdict}"><td>${esc(s.title)}</td><td class="v">${s.verdict.toUpperCase()}</td><td class="t">${formatMs(s.durationMs)}</td><td>${esc(scenarioLine(s))}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr class="${s.verdict}"><td>${esc(s.title)}</td><td class="v">${s.verdict.toUpperCase()}</td><td class="t">${formatMs(s.durationMs)}</td><td>${esc(scenarioLine(s))}</td></tr>`,
+    )
     .join("");
   const sections = r.scenarios
     .map((s) => {
-      const checks = s.checks.map((c) => `<li class="${c.ok ? "pass" : "fail"}"><b>${c.ok ? "✓" : "✗"}</b> ${esc(c.name)} — <span>${esc(c.detail)}</span></li>`).join("");
+      const checks = s.checks
+        .map(
+          (c) =>
+            `<li class="${c.ok ? "pass" : "fail"}"><b>${c.ok ? "✓" : "✗"}</b> ${esc(c.name)} — <span>${esc(c.detail)}</span></li>`,
+        )
+        .join("");
       return `<section><h3>${esc(s.title)} <span class="badge ${s.verdict}">${s.verdict.toUpperCase()}</span></h3>${s.note && s.verdict !== "skip" ? `<p>${esc(s.note)}</p>` : ""}${s.verdict === "skip" ? `<p>${esc(scenarioLine(s))}</p>` : ""}<ul>${checks}</ul>${figuresTable(s.figures)}</section>`;
     })
     .join("");

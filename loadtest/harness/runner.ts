@@ -15,7 +15,14 @@ import { revocationScenario } from "./scenarios/revocation.js";
 import { streamingScenario } from "./scenarios/streaming.js";
 import type { Budget, Scenario, ScenarioResult, Target } from "./types.js";
 
-export const SCENARIOS: Scenario[] = [streamingScenario, idleTimeoutScenario, bodyLimitsScenario, filesLoadScenario, revocationScenario, rateSweepScenario];
+export const SCENARIOS: Scenario[] = [
+  streamingScenario,
+  idleTimeoutScenario,
+  bodyLimitsScenario,
+  filesLoadScenario,
+  revocationScenario,
+  rateSweepScenario,
+];
 
 export interface RunReport {
   startedAt: string;
@@ -74,11 +81,29 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
     progress("starting");
     let outcome;
     try {
-      outcome = await scenario.run({ target: input.target, limits: input.effectiveLimits, timeScale: input.timeScale, budget, http: input.http, recorder, progress });
+      outcome = await scenario.run({
+        target: input.target,
+        limits: input.effectiveLimits,
+        timeScale: input.timeScale,
+        budget,
+        http: input.http,
+        recorder,
+        progress,
+      });
     } catch (err) {
-      outcome = { verdict: "fail" as const, note: `scenario crashed: ${(err as Error).message}`, checks: [], figures: {} };
+      outcome = {
+        verdict: "fail" as const,
+        note: `scenario crashed: ${(err as Error).message}`,
+        checks: [],
+        figures: {},
+      };
     }
-    results.push({ id: scenario.id, title: scenario.title, durationMs: Math.round(performance.now() - t0), ...outcome });
+    results.push({
+      id: scenario.id,
+      title: scenario.title,
+      durationMs: Math.round(performance.now() - t0),
+      ...outcome,
+    });
   }
   return {
     startedAt: started.toISOString(),

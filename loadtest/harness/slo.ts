@@ -17,7 +17,13 @@ export interface Slo {
   maxErrorRate: number;
 }
 
-export const DEFAULT_SLO: Slo = { ttftP95Ms: 1000, itlP95Ms: null, e2eP95Ms: null, requestP95Ms: 1000, maxErrorRate: 0 };
+export const DEFAULT_SLO: Slo = {
+  ttftP95Ms: 1000,
+  itlP95Ms: null,
+  e2eP95Ms: null,
+  requestP95Ms: 1000,
+  maxErrorRate: 0,
+};
 
 export interface ResolvedSlo {
   slo: Slo;
@@ -25,7 +31,10 @@ export interface ResolvedSlo {
 }
 
 export function resolveSlo(stack: string | undefined, stacksDir: string | undefined, flags: Partial<Slo>): ResolvedSlo {
-  const fromStack = stack ? (stacksDir ? loadStackSpec(stack, stacksDir) : loadStackSpec(stack)).api.slo ?? {} : {};
-  const parts = [Object.keys(fromStack).length ? `stack ${stack}` : "defaults", Object.keys(flags).length ? "flags" : ""];
+  const fromStack = stack ? ((stacksDir ? loadStackSpec(stack, stacksDir) : loadStackSpec(stack)).api.slo ?? {}) : {};
+  const parts = [
+    Object.keys(fromStack).length ? `stack ${stack}` : "defaults",
+    Object.keys(flags).length ? "flags" : "",
+  ];
   return { slo: { ...DEFAULT_SLO, ...fromStack, ...flags }, source: parts.filter(Boolean).join(" + ") };
 }

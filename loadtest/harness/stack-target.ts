@@ -7,7 +7,11 @@ import { readFileSync } from "node:fs";
 import { loadStackSpec } from "../../infra/stack/load.js";
 import { STACKS_DIR } from "../../infra/stack/stack-names.js";
 
-export function stackTargetUrl(stack: string, stacksDir: string | undefined, outputsFile: string | undefined): { url: string; source: string } {
+export function stackTargetUrl(
+  stack: string,
+  stacksDir: string | undefined,
+  outputsFile: string | undefined,
+): { url: string; source: string } {
   if (outputsFile) {
     let outputs: { apiBaseUrl?: unknown };
     try {
@@ -16,7 +20,9 @@ export function stackTargetUrl(stack: string, stacksDir: string | undefined, out
       throw new Error(`--stack-outputs ${outputsFile}: ${(err as Error).message}`);
     }
     if (typeof outputs.apiBaseUrl !== "string" || !URL.canParse(outputs.apiBaseUrl)) {
-      throw new Error(`--stack-outputs ${outputsFile} has no apiBaseUrl (write it with: pulumi stack output --json > ${outputsFile})`);
+      throw new Error(
+        `--stack-outputs ${outputsFile} has no apiBaseUrl (write it with: pulumi stack output --json > ${outputsFile})`,
+      );
     }
     return { url: new URL(outputs.apiBaseUrl).origin, source: `stack ${stack} outputs` };
   }

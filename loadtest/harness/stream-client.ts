@@ -45,7 +45,13 @@ export interface StreamOutcome {
 
 /** Asks for the usage chunk: its token count is what tokens per second and inter-token latency divide by. */
 export function chatBody(model: string, content: string, maxTokens?: number): string {
-  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }], ...(maxTokens ? { max_tokens: maxTokens } : {}) });
+  return JSON.stringify({
+    model,
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [{ role: "user", content }],
+    ...(maxTokens ? { max_tokens: maxTokens } : {}),
+  });
 }
 
 /** A streaming chat request body of exactly `bytes` bytes (ASCII padding in the message). */

@@ -20,7 +20,9 @@ const rate = (n: number, ms: number) => (ms > 0 ? Math.floor((n / (ms / 1000)) *
  */
 export function streamFigures(streams: readonly StreamOutcome[], minWallMs = 0): StreamFigures {
   const valid = streams.filter((s) => s.report.ok);
-  const spanMs = streams.length ? Math.max(...streams.map((s) => s.endedAt)) - Math.min(...streams.map((s) => s.startedAt)) : 0;
+  const spanMs = streams.length
+    ? Math.max(...streams.map((s) => s.endedAt)) - Math.min(...streams.map((s) => s.startedAt))
+    : 0;
   const wallMs = Math.max(spanMs, minWallMs);
   const tokens = valid.reduce((a, s) => a + s.outputTokens, 0);
   return {

@@ -24,12 +24,30 @@ export function throughputText(f: Figures): string {
   return `${cell(f.requests_per_s)} req/s · ${cell(f.output_tokens_per_s)} output tokens/s (${cell(f.output_tokens)} tokens in ${cell(f.wall_ms)} ms)`;
 }
 
-export const SWEEP_HEADER = ["OFFERED REQ/S", "ACHIEVED REQ/S", "OUTPUT TOK/S", "TTFT P50", "TTFT P95", "E2E P50", "E2E P95", "ITL P50", "ITL P95", "VALID"];
+export const SWEEP_HEADER = [
+  "OFFERED REQ/S",
+  "ACHIEVED REQ/S",
+  "OUTPUT TOK/S",
+  "TTFT P50",
+  "TTFT P95",
+  "E2E P50",
+  "E2E P95",
+  "ITL P50",
+  "ITL P95",
+  "VALID",
+];
 
 export function sweepRows(points: readonly SweepPoint[]): string[][] {
   return points.map(({ rate, requests, valid, figures: f }) => [
-    cell(rate), cell(f.requests_per_s), cell(f.output_tokens_per_s),
-    cell(f.ttft_p50_ms), cell(f.ttft_p95_ms), cell(f.e2e_p50_ms), cell(f.e2e_p95_ms), cell(f.itl_p50_ms), cell(f.itl_p95_ms),
+    cell(rate),
+    cell(f.requests_per_s),
+    cell(f.output_tokens_per_s),
+    cell(f.ttft_p50_ms),
+    cell(f.ttft_p95_ms),
+    cell(f.e2e_p50_ms),
+    cell(f.e2e_p95_ms),
+    cell(f.itl_p50_ms),
+    cell(f.itl_p95_ms),
     `${valid}/${requests}`,
   ]);
 }

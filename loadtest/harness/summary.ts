@@ -44,8 +44,14 @@ export function runLine(r: RunReport): string {
 }
 
 export function comparisonText(c: Comparison): string {
-  const verdict = c.regressions.length ? `WORSE than the baseline: ${c.regressions.join(", ")}` : "no metric worse than the baseline";
-  return [`against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}), tolerance ${c.tolerance * 100} %:`, ...columns([COMPARISON_HEADER, ...comparisonRows(c)]), verdict].join("\n");
+  const verdict = c.regressions.length
+    ? `WORSE than the baseline: ${c.regressions.join(", ")}`
+    : "no metric worse than the baseline";
+  return [
+    `against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}), tolerance ${c.tolerance * 100} %:`,
+    ...columns([COMPARISON_HEADER, ...comparisonRows(c)]),
+    verdict,
+  ].join("\n");
 }
 
 export function renderSummary(r: RunReport): string {
@@ -60,13 +66,21 @@ export function renderSummary(r: RunReport): string {
     "",
   ];
   const streaming = r.scenarios.find((s) => s.id === "streaming" && s.verdict !== "skip");
-  if (streaming) out.push(`streams (streaming): ${throughputText(streaming.figures)}`, ...columns([STREAM_HEADER, ...streamRows(streaming.figures)]), "");
+  if (streaming)
+    out.push(
+      `streams (streaming): ${throughputText(streaming.figures)}`,
+      ...columns([STREAM_HEADER, ...streamRows(streaming.figures)]),
+      "",
+    );
   if (r.sweep.length) out.push("rate sweep (latencies in ms):", ...columns([SWEEP_HEADER, ...sweepRows(r.sweep)]), "");
   for (const s of r.scenarios) {
     for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
   }
   if (r.comparison) out.push("", comparisonText(r.comparison));
   const regressed = !!r.comparison?.regressions.length;
-  out.push("", `${r.passed && !regressed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}${regressed ? " (worse than the baseline)" : ""}`);
+  out.push(
+    "",
+    `${r.passed && !regressed ? "PASS" : "FAIL"} in ${formatMs(r.durationMs)}${regressed ? " (worse than the baseline)" : ""}`,
+  );
   return out.join("\n");
 }

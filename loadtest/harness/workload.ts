@@ -13,12 +13,16 @@ const KEYS = { prompt_tokens: "promptTokens", output_tokens: "outputTokens" } as
 
 export function parseWorkload(spec: string): Workload {
   const out: Workload = {};
-  for (const pair of spec.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of spec
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value] = pair.split("=").map((s) => s.trim());
     const field = KEYS[key as keyof typeof KEYS];
     if (!field) throw new Error(`--data knows ${Object.keys(KEYS).join(" and ")} (got '${key}')`);
     const n = Number(value);
-    if (!value || !Number.isInteger(n) || n < 1) throw new Error(`--data ${key} must be a whole number >= 1 (got '${value ?? ""}')`);
+    if (!value || !Number.isInteger(n) || n < 1)
+      throw new Error(`--data ${key} must be a whole number >= 1 (got '${value ?? ""}')`);
     out[field] = n;
   }
   return out;

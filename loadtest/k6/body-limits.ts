@@ -14,7 +14,14 @@ const MODEL = str("STREAM_MODEL", "agentport/synthetic-20");
 export const options: Options = {
   scenarios: {
     json_limit: { executor: "per-vu-iterations", exec: "jsonLimit", vus: 1, iterations: 1 },
-    upload_limits: { executor: "per-vu-iterations", exec: "uploadLimits", vus: 1, iterations: 1, startTime: "1s", maxDuration: "20m" },
+    upload_limits: {
+      executor: "per-vu-iterations",
+      exec: "uploadLimits",
+      vus: 1,
+      iterations: 1,
+      startTime: "1s",
+      maxDuration: "20m",
+    },
   },
   thresholds: {
     http_req_failed: [{ threshold: "rate==0", abortOnFail: true }],
@@ -25,7 +32,10 @@ export const options: Options = {
 
 export function jsonLimit(): void {
   const at = postChat(chatBodyOfSize(MODEL, limits.jsonBodyLimitBytes), { name: "chat.json-limit" });
-  const over = postChat(chatBodyOfSize(MODEL, limits.jsonBodyLimitBytes + 1), { name: "chat.json-over", expected: [413] });
+  const over = postChat(chatBodyOfSize(MODEL, limits.jsonBodyLimitBytes + 1), {
+    name: "chat.json-over",
+    expected: [413],
+  });
   check(null, {
     "JSON at the limit: 200": () => at.status === 200,
     "JSON over the limit: 413": () => over.status === 413,
@@ -36,7 +46,10 @@ export function jsonLimit(): void {
 export function uploadLimits(): void {
   const before = listAll();
   const kept: string[] = [];
-  for (const [label, size] of [["below", Math.floor(limits.clientBodyBufferBytes / 2)], ["above", Math.floor(limits.clientBodyBufferBytes * 1.25) + 512 * 1024]] as const) {
+  for (const [label, size] of [
+    ["below", Math.floor(limits.clientBodyBufferBytes / 2)],
+    ["above", Math.floor(limits.clientBodyBufferBytes * 1.25) + 512 * 1024],
+  ] as const) {
     if (size > limits.fileMaxBytes) continue;
     const up = upload(size, `buffer-${label}.bin`, "files.upload-buffer");
     if (up.id) kept.push(up.id);

@@ -32,13 +32,17 @@ export const options: Options = {
 };
 
 export function silentStream(): void {
-  const res = postChat(chatBody(MODEL, "stay silent"), { name: "chat.silent", timeoutMs: SILENCE_MS + limits.readTimeoutMs * 3 });
+  const res = postChat(chatBody(MODEL, "stay silent"), {
+    name: "chat.silent",
+    timeoutMs: SILENCE_MS + limits.readTimeoutMs * 3,
+  });
   const body = typeof res.body === "string" ? res.body : "";
   const stream = checkStream(body);
   check(res, {
     "status 200": (r) => r.status === 200,
     "outlived the read timeout": (r) => r.timings.duration > limits.readTimeoutMs,
-    "heartbeats during the silence": () => stream.heartbeats >= Math.floor(SILENCE_MS / 1000 / limits.heartbeatSeconds) - 1,
+    "heartbeats during the silence": () =>
+      stream.heartbeats >= Math.floor(SILENCE_MS / 1000 / limits.heartbeatSeconds) - 1,
     "stream complete after the silence": () => stream.ok,
   });
 }

@@ -31,10 +31,17 @@ export function background(): void {
 export function revoke(): void {
   const keys = url(`/v1/organization/projects/${str("PROJECT")}/api_keys`);
   const member = authHeaders(str("MEMBER_TOKEN"), { "Content-Type": "application/json" });
-  const created = http.post(keys, JSON.stringify({ name: `k6-revocation-${Date.now()}` }), { headers: member, tags: { name: "keys.create" } });
+  const created = http.post(keys, JSON.stringify({ name: `k6-revocation-${Date.now()}` }), {
+    headers: member,
+    tags: { name: "keys.create" },
+  });
   const key = created.json() as { id: string; secret: string };
   const models = (expected: number) =>
-    http.get(url("/v1/models"), { headers: authHeaders(key.secret), tags: { name: "models.list" }, responseCallback: http.expectedStatuses(expected) });
+    http.get(url("/v1/models"), {
+      headers: authHeaders(key.secret),
+      tags: { name: "models.list" },
+      responseCallback: http.expectedStatuses(expected),
+    });
   const before = Array.from({ length: 20 }, () => models(200).status);
   const deleted = http.del(`${keys}/${key.id}`, null, { headers: member, tags: { name: "keys.delete" } });
   const after = Array.from({ length: 20 }, () => models(401));

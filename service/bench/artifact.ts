@@ -9,7 +9,15 @@
 import { rmSync } from "node:fs";
 import { startChild } from "./lib/children.js";
 import { load } from "./lib/load.js";
-import { benchEnv, buildArtifact, createKey, rssMb, startWarm, stopService, type EntryKind } from "./lib/service-process.js";
+import {
+  benchEnv,
+  buildArtifact,
+  createKey,
+  rssMb,
+  startWarm,
+  stopService,
+  type EntryKind,
+} from "./lib/service-process.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -26,7 +34,11 @@ const IDLE_GOALS: Array<[string, EntryKind, string | null, number]> = [
  * in the background for a few seconds after start, holding ~300 MB more meanwhile; both figures
  * are printed.
  */
-async function idleRss(kind: EntryKind, upstream: string, databaseUrl: string | null): Promise<{ atOneSecond: number; settled: number }> {
+async function idleRss(
+  kind: EntryKind,
+  upstream: string,
+  databaseUrl: string | null,
+): Promise<{ atOneSecond: number; settled: number }> {
   const env = benchEnv(kind, upstream, databaseUrl);
   const r = await startWarm(kind, env);
   const second = () => new Promise((res) => setTimeout(res, 1000));
@@ -81,14 +93,23 @@ export async function run(): Promise<void> {
       await stopService(r);
     }
     const { built, tsx } = figures;
-    console.log(`  cold start (warm data dir): built ${built.startMs.toFixed(0)} ms, npm start's way ${tsx.startMs.toFixed(0)} ms`);
+    console.log(
+      `  cold start (warm data dir): built ${built.startMs.toFixed(0)} ms, npm start's way ${tsx.startMs.toFixed(0)} ms`,
+    );
     console.log(`  RSS right after start: built ${built.rss.toFixed(0)} MB, npm start's way ${tsx.rss.toFixed(0)} MB`);
     for (const path of Object.keys(built.rps)) rows.push([path, built.rps[path], tsx.rps[path]]);
-    console.log(`  ${"path".padEnd(16)} ${"built req/s".padStart(12)} ${"tsx req/s".padStart(12)} ${"ratio".padStart(7)}`);
-    for (const [path, b, t] of rows) console.log(`  ${path.padEnd(16)} ${b.toFixed(0).padStart(12)} ${t.toFixed(0).padStart(12)} ${(b / t).toFixed(2).padStart(7)}`);
+    console.log(
+      `  ${"path".padEnd(16)} ${"built req/s".padStart(12)} ${"tsx req/s".padStart(12)} ${"ratio".padStart(7)}`,
+    );
+    for (const [path, b, t] of rows)
+      console.log(
+        `  ${path.padEnd(16)} ${b.toFixed(0).padStart(12)} ${t.toFixed(0).padStart(12)} ${(b / t).toFixed(2).padStart(7)}`,
+      );
     for (const [what, kind, databaseUrl, goal] of IDLE_GOALS) {
       const { atOneSecond, settled } = await idleRss(kind, upstream.info.url, databaseUrl);
-      console.log(`  idle RSS, ${what}: ${settled.toFixed(0)} MB settled, ${atOneSecond.toFixed(0)} MB a second after start (goal ≤ ${goal} MB) ${settled <= goal ? "ok" : "MISSED"}`);
+      console.log(
+        `  idle RSS, ${what}: ${settled.toFixed(0)} MB settled, ${atOneSecond.toFixed(0)} MB a second after start (goal ≤ ${goal} MB) ${settled <= goal ? "ok" : "MISSED"}`,
+      );
     }
   } finally {
     await upstream.stop();

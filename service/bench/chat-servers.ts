@@ -44,7 +44,11 @@ async function capture(path: string, body?: object): Promise<string> {
   if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
   return res.body.text();
 }
-const chat = (stream: boolean) => ({ model: "agentport/synthetic-20", messages: [{ role: "user", content: "Say something." }], stream });
+const chat = (stream: boolean) => ({
+  model: "agentport/synthetic-20",
+  messages: [{ role: "user", content: "Say something." }],
+  stream,
+});
 const modelsBytes = await capture("/v1/models");
 const jsonBytes = await capture("/v1/chat/completions", chat(false));
 const sseBytes = await capture("/v1/chat/completions", chat(true));
@@ -73,7 +77,13 @@ function withSpecDuties(app: FastifyInstance): void {
       pid: process.pid,
       hostname,
       reqId: req.id,
-      req: { method: req.method, url: req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket.remotePort },
+      req: {
+        method: req.method,
+        url: req.url,
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket.remotePort,
+      },
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
       keyId: req.benchKey?.keyId,
@@ -88,7 +98,9 @@ function withSpecDuties(app: FastifyInstance): void {
 function bareRoutes(app: FastifyInstance): FastifyInstance {
   app.get("/bare/models", async (_req, reply) => reply.type("application/json").send(modelsBytes));
   app.post("/bare/json", async (_req, reply) => reply.type("application/json").send(jsonBytes));
-  app.post("/bare/stream", async (_req, reply) => reply.header("cache-control", "no-cache").type("text/event-stream").send(sseBytes));
+  app.post("/bare/stream", async (_req, reply) =>
+    reply.header("cache-control", "no-cache").type("text/event-stream").send(sseBytes),
+  );
   return app;
 }
 
@@ -97,7 +109,8 @@ const expected = `Bearer ${key}`;
 function proxyRoute(app: FastifyInstance, duties: { checkToken: boolean; checkAnswers: boolean }): FastifyInstance {
   const relay = floorRelay(upstream, duties.checkAnswers);
   app.post("/v1/chat/completions", async (req, reply) => {
-    if (duties.checkToken && req.headers.authorization !== expected) return reply.code(401).send({ error: { message: "bad key" } });
+    if (duties.checkToken && req.headers.authorization !== expected)
+      return reply.code(401).send({ error: { message: "bad key" } });
     return relay(req, reply);
   });
   return app;
@@ -118,5 +131,10 @@ const servers = {
 for (const s of Object.values(servers)) await s.listen({ port: 0, host: "127.0.0.1" });
 
 answerCpuQuestions();
-process.send!({ bare: url(servers.bare), proxy: url(servers.proxy), bareFloor: url(servers.bareFloor), proxyFloor: url(servers.proxyFloor) } satisfies ChatServers);
+process.send!({
+  bare: url(servers.bare),
+  proxy: url(servers.proxy),
+  bareFloor: url(servers.bareFloor),
+  proxyFloor: url(servers.proxyFloor),
+} satisfies ChatServers);
 process.on("SIGTERM", () => process.exit(0));

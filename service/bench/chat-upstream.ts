@@ -9,7 +9,8 @@ const TOKENS = Array.from({ length: 20 }, (_, i) => (i === 0 ? "Lorem" : " ipsum
 const base = { id: "chatcmpl-upstream", created: 1, model: "bench" };
 const usage = { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 };
 const sse = (obj: object) => `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", ...obj })}\n\n`;
-const delta = (d: object, finish: string | null = null) => sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+const delta = (d: object, finish: string | null = null) =>
+  sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
 
 const JSON_BODY = JSON.stringify({
   ...base,
@@ -18,7 +19,13 @@ const JSON_BODY = JSON.stringify({
   usage,
 });
 const FIRST = delta({ role: "assistant", content: "" }) + delta({ content: TOKENS[0] });
-const REST = TOKENS.slice(1).map((t) => delta({ content: t })).join("") + delta({}, "stop") + sse({ choices: [], usage }) + "data: [DONE]\n\n";
+const REST =
+  TOKENS.slice(1)
+    .map((t) => delta({ content: t }))
+    .join("") +
+  delta({}, "stop") +
+  sse({ choices: [], usage }) +
+  "data: [DONE]\n\n";
 
 const server = createServer((req, res) => {
   const parts: Buffer[] = [];

@@ -46,7 +46,8 @@ const GOALS: Array<[string, string, "ours" | "npmStart" | "ceiling", "floor" | "
 
 export const PORTKEY_GOAL = 5;
 
-const range = (s: Spread, digits: number) => `${fixed(s.median, digits)} [${fixed(s.min, digits)}–${fixed(s.max, digits)}]`;
+const range = (s: Spread, digits: number) =>
+  `${fixed(s.median, digits)} [${fixed(s.min, digits)}–${fixed(s.max, digits)}]`;
 
 export function printGoals(list: Pair[], results: Rounds[], rounds: number): void {
   const rows: string[][] = [];
@@ -55,10 +56,18 @@ export function printGoals(list: Pair[], results: Rounds[], rounds: number): voi
     if (at < 0 || !results[at][side].length) continue;
     const { rps, cpu } = pairedRatios(results[at][side], results[at][against]);
     const met = rps.median >= goal;
-    rows.push([what, range(rps, 2), range(cpu, 2), `≥ ${goal}`, side === "ceiling" ? (met ? "reachable" : "beyond reach") : met ? "ok" : "MISSED"]);
+    rows.push([
+      what,
+      range(rps, 2),
+      range(cpu, 2),
+      `≥ ${goal}`,
+      side === "ceiling" ? (met ? "reachable" : "beyond reach") : met ? "ok" : "MISSED",
+    ]);
   }
   if (!rows.length) return;
-  console.log(`\ngoals: the median of the ${rounds} rounds' paired ratios [lowest–highest round]; the verdict on req/s`);
+  console.log(
+    `\ngoals: the median of the ${rounds} rounds' paired ratios [lowest–highest round]; the verdict on req/s`,
+  );
   console.log(table(["goal", "req/s ratio", "CPU ratio", "goal", "verdict"], rows));
 }
 
@@ -71,10 +80,21 @@ export function comparePortkey(list: Pair[], results: Rounds[], failures: Map<st
     const { ours, peer } = results[i];
     const { rps, cpu } = pairedRatios(ours, peer);
     const m = mean(peer);
-    rows.push([p.peer.name, fixed(m.rps), fixed(m.p99, 1), fixed(m.cpuPerRequest), String(m.failures), `agentport ${verdict(rps)} (req/s), ${verdict(cpu)} (CPU)`]);
+    rows.push([
+      p.peer.name,
+      fixed(m.rps),
+      fixed(m.p99, 1),
+      fixed(m.cpuPerRequest),
+      String(m.failures),
+      `agentport ${verdict(rps)} (req/s), ${verdict(cpu)} (CPU)`,
+    ]);
   }
   for (const [name, failure] of failures) rows.push([name, "fails", "", "", "", `fails: ${failure}`]);
   if (!rows.length) return;
-  console.log(`\npeer: Portkey's open-source gateway, in front of the same upstream stub, measured in each round beside ours (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s; median [range] of the rounds)`);
-  console.log(table(["target", "req/s", "p99 ms", "CPU µs/req", "failures", "agentport's llm agent on the same path"], rows));
+  console.log(
+    `\npeer: Portkey's open-source gateway, in front of the same upstream stub, measured in each round beside ours (goal: agentport ≥ ${PORTKEY_GOAL}× its req/s; median [range] of the rounds)`,
+  );
+  console.log(
+    table(["target", "req/s", "p99 ms", "CPU µs/req", "failures", "agentport's llm agent on the same path"], rows),
+  );
 }

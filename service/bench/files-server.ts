@@ -47,4 +47,7 @@ process.on("message", (m: RssMessage) => {
 });
 process.on("SIGTERM", () => void app.close().finally(() => process.exit(0)));
 
-process.send!({ url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, key: secret } satisfies FilesServer);
+process.send!({
+  url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+  key: secret,
+} satisfies FilesServer);

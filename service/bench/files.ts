@@ -51,14 +51,22 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 /** The form the openai SDKs send: the file part first, the purpose after it. */
 async function* form(path: string) {
-  yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  yield Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   yield* createReadStream(path, { highWaterMark: 256 * 1024 });
-  yield Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${BOUNDARY}--\r\n`);
+  yield Buffer.from(
+    `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${BOUNDARY}--\r\n`,
+  );
 }
 const formLength = (size: number) => {
   let n = size;
-  n += Buffer.byteLength(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  n += Buffer.byteLength(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${BOUNDARY}--\r\n`);
+  n += Buffer.byteLength(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  n += Buffer.byteLength(
+    `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nassistants\r\n--${BOUNDARY}--\r\n`,
+  );
   return n;
 };
 
@@ -82,12 +90,17 @@ export async function run(): Promise<void> {
     const upload = async (path: string, size: number) => {
       const res = await request(`${url}/v1/files`, {
         method: "POST",
-        headers: { ...auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": String(formLength(size)) },
+        headers: {
+          ...auth,
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+          "content-length": String(formLength(size)),
+        },
         body: Readable.from(form(path)),
         dispatcher: pool,
       });
       const body = (await res.body.json()) as { id: string; bytes: number };
-      if (res.statusCode !== 200 || body.bytes !== size) throw new Error(`upload failed: ${res.statusCode} ${JSON.stringify(body)}`);
+      if (res.statusCode !== 200 || body.bytes !== size)
+        throw new Error(`upload failed: ${res.statusCode} ${JSON.stringify(body)}`);
       return body.id;
     };
     const download = async (id: string, path: string) => {
@@ -95,7 +108,10 @@ export async function run(): Promise<void> {
       if (res.statusCode !== 200) throw new Error(`download failed: ${res.statusCode}`);
       await pipeline(res.body, createWriteStream(path));
     };
-    const remove = (id: string) => request(`${url}/v1/files/${id}`, { method: "DELETE", headers: auth, dispatcher: pool }).then((r) => r.body.dump());
+    const remove = (id: string) =>
+      request(`${url}/v1/files/${id}`, { method: "DELETE", headers: auth, dispatcher: pool }).then((r) =>
+        r.body.dump(),
+      );
 
     // Warm-up: the first upload pays for lazy initialisation, not for the file's size.
     const warm = join(dir, "warm.bin");
@@ -104,7 +120,10 @@ export async function run(): Promise<void> {
 
     const best = { copy: Infinity, durableCopy: Infinity, up: Infinity, down: Infinity, upRss: 0, downRss: 0, base: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      best.copy = Math.min(best.copy, await timed(() => pipeline(createReadStream(source), createWriteStream(join(dir, "copy.bin")))));
+      best.copy = Math.min(
+        best.copy,
+        await timed(() => pipeline(createReadStream(source), createWriteStream(join(dir, "copy.bin")))),
+      );
       rmSync(join(dir, "copy.bin"));
       // The service syncs a blob before it becomes visible; this is the same copy made durable.
       best.durableCopy = Math.min(
@@ -130,7 +149,8 @@ export async function run(): Promise<void> {
       best.down = Math.min(best.down, await timed(() => download(id, target)));
       const afterDown = await rss(child, "peak");
       best.downRss = Math.max(best.downRss, afterDown.peak - afterDown.base);
-      if (statSync(target).size !== SIZE || (await sha256Of(target)) !== sourceSha) throw new Error("downloaded bytes differ from the upload");
+      if (statSync(target).size !== SIZE || (await sha256Of(target)) !== sourceSha)
+        throw new Error("downloaded bytes differ from the upload");
       rmSync(target);
       await remove(id);
     }
@@ -143,9 +163,30 @@ export async function run(): Promise<void> {
         ["", "MiB/s", "seconds", "ratio to copy", "goal", ""],
         [
           ["plain stream copy to disk", fixed(mibps(best.copy)), fixed(best.copy, 2), "1.00", "", ""],
-          ["  same copy + fsync (durable)", fixed(mibps(best.durableCopy)), fixed(best.durableCopy, 2), fixed(ratio(best.durableCopy), 2), "", ""],
-          ["upload through the service", fixed(mibps(best.up)), fixed(best.up, 2), fixed(ratio(best.up), 2), `≥ ${THROUGHPUT_GOAL}`, verdict(ratio(best.up) >= THROUGHPUT_GOAL)],
-          ["download through the service", fixed(mibps(best.down)), fixed(best.down, 2), fixed(ratio(best.down), 2), `≥ ${THROUGHPUT_GOAL}`, verdict(ratio(best.down) >= THROUGHPUT_GOAL)],
+          [
+            "  same copy + fsync (durable)",
+            fixed(mibps(best.durableCopy)),
+            fixed(best.durableCopy, 2),
+            fixed(ratio(best.durableCopy), 2),
+            "",
+            "",
+          ],
+          [
+            "upload through the service",
+            fixed(mibps(best.up)),
+            fixed(best.up, 2),
+            fixed(ratio(best.up), 2),
+            `≥ ${THROUGHPUT_GOAL}`,
+            verdict(ratio(best.up) >= THROUGHPUT_GOAL),
+          ],
+          [
+            "download through the service",
+            fixed(mibps(best.down)),
+            fixed(best.down, 2),
+            fixed(ratio(best.down), 2),
+            `≥ ${THROUGHPUT_GOAL}`,
+            verdict(ratio(best.down) >= THROUGHPUT_GOAL),
+          ],
         ],
       ),
     );
@@ -154,7 +195,10 @@ export async function run(): Promise<void> {
         ["service RSS", "MiB"],
         [
           ["before upload", fixed(best.base / MiB, 1)],
-          [`growth during upload (goal < ${RSS_GOAL / MiB})`, `${fixed(best.upRss / MiB, 1)} ${verdict(best.upRss < RSS_GOAL)}`],
+          [
+            `growth during upload (goal < ${RSS_GOAL / MiB})`,
+            `${fixed(best.upRss / MiB, 1)} ${verdict(best.upRss < RSS_GOAL)}`,
+          ],
           ["growth during download", fixed(best.downRss / MiB, 1)],
         ],
       ),

@@ -29,9 +29,12 @@ async function hugeUpstream() {
     req.resume();
     req.on("end", async () => {
       res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"content":"');
+      res.write(
+        '{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"content":"',
+      );
       const piece = "a".repeat(1024 * 1024);
-      for (let i = 0; i < HUGE_ANSWER_MIB && !res.destroyed; i++) await new Promise((written) => res.write(piece, written));
+      for (let i = 0; i < HUGE_ANSWER_MIB && !res.destroyed; i++)
+        await new Promise((written) => res.write(piece, written));
       if (!res.destroyed) res.end('"}}]}');
     });
   });
@@ -40,7 +43,8 @@ async function hugeUpstream() {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }
 
-const randomCjk = (n: number) => Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20000))).join("");
+const randomCjk = (n: number) =>
+  Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20000))).join("");
 
 /** Probes GET /health until `done` settles; each probe's latency in ms. */
 async function probeWhile(url: string, done: Promise<unknown>): Promise<number[]> {
@@ -62,7 +66,11 @@ async function keepSending(url: string, key: string, body: () => string): Promis
   const statuses = new Map<number, number>();
   const until = performance.now() + PHASE_MS;
   while (performance.now() < until) {
-    const res = await request(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body() });
+    const res = await request(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body(),
+    });
     await res.body.text();
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
   }
@@ -73,17 +81,30 @@ export async function run(): Promise<void> {
   const upstream = await hugeUpstream();
   const env: Record<string, string> = { ...benchEnv("tsx", upstream.url), JSON_BODY_LIMIT: "8m" };
   const agentsFile = join(env.DATA_DIR, "hostile-agents.json");
-  writeFileSync(agentsFile, JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "files", kind: "files" }, { id: "huge", kind: "llm", model: "huge" }] }));
+  writeFileSync(
+    agentsFile,
+    JSON.stringify({
+      agents: [
+        { id: "synthetic-20", kind: "synthetic", tokens: 20 },
+        { id: "files", kind: "files" },
+        { id: "huge", kind: "llm", model: "huge" },
+      ],
+    }),
+  );
   env.AGENTS_FILE = agentsFile;
   console.error("  starting the service…");
   const service = await startWarm("tsx", env);
   const key = createKey("tsx", env);
-  const chat = (model: string, content: string) => JSON.stringify({ model: `agentport/${model}`, stream: false, messages: [{ role: "user", content }] });
-  const cjk = randomCjk(768 * 1024 / 3); // 768 KiB of UTF-8
+  const chat = (model: string, content: string) =>
+    JSON.stringify({ model: `agentport/${model}`, stream: false, messages: [{ role: "user", content }] });
+  const cjk = randomCjk((768 * 1024) / 3); // 768 KiB of UTF-8
   const question = "where is the invoice ".repeat((5 * 1024 * 1024) / 21);
   const phases: Array<[string, () => Promise<string>]> = [
     ["baseline (nothing else)", () => new Promise((r) => setTimeout(() => r("-"), PHASE_MS))],
-    ["768 KiB random CJK prompts", () => keepSending(service.url, key, () => chat("synthetic-20", cjk + randomCjk(16)))],
+    [
+      "768 KiB random CJK prompts",
+      () => keepSending(service.url, key, () => chat("synthetic-20", cjk + randomCjk(16))),
+    ],
     ["5 MB question to files", () => keepSending(service.url, key, () => chat("files", question))],
     [`${HUGE_ANSWER_MIB} MiB upstream answer`, () => keepSending(service.url, key, () => chat("huge", "hi"))],
   ];
@@ -95,14 +116,26 @@ export async function run(): Promise<void> {
       const work = hostile();
       const lags = await probeWhile(service.url, work);
       const statuses = await work;
-      rows.push([name, statuses, String(lags.length), fixed(percentile(lags, 50), 1), fixed(percentile(lags, 99), 1), fixed(lags.at(-1)!, 1), fixed(rssBefore), fixed(rssMb(service.child.pid!))]);
+      rows.push([
+        name,
+        statuses,
+        String(lags.length),
+        fixed(percentile(lags, 50), 1),
+        fixed(percentile(lags, 99), 1),
+        fixed(lags.at(-1)!, 1),
+        fixed(rssBefore),
+        fixed(rssMb(service.child.pid!)),
+      ]);
     }
   } finally {
     await stopService(service);
     upstream.server.closeAllConnections();
     upstream.server.close();
   }
-  console.log(table(["phase", "answers", "probes", "p50 ms", "p99 ms", "max ms", "RSS before MB", "RSS after MB"], rows, 2));
+  console.log(
+    table(["phase", "answers", "probes", "p50 ms", "p99 ms", "max ms", "RSS before MB", "RSS after MB"], rows, 2),
+  );
   const [base] = rows;
-  for (const r of rows.slice(1)) console.log(`${r[0]}: probe p99 ${fixed(Number(r[4]) / Number(base[4]), 1)}× the baseline's, max ${r[5]} ms`);
+  for (const r of rows.slice(1))
+    console.log(`${r[0]}: probe p99 ${fixed(Number(r[4]) / Number(base[4]), 1)}× the baseline's, max ${r[5]} ms`);
 }

@@ -2,7 +2,17 @@
  * `npm run bench [-- --only chat|search|files|…]`: runs each bench section in turn. A section is a module
  * here exporting `run(): Promise<void>` that prints its own figures. Loopback only.
  */
-const SECTIONS = ["chat", "search", "files", "artifact", "startup", "streams", "revocation", "hostile", "tracing"] as const;
+const SECTIONS = [
+  "chat",
+  "search",
+  "files",
+  "artifact",
+  "startup",
+  "streams",
+  "revocation",
+  "hostile",
+  "tracing",
+] as const;
 
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -17,7 +27,9 @@ for (const name of SECTIONS) {
   try {
     section = await import(`./${name}.js`);
   } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" && String((err as Error).message).includes(`${name}.`);
+    const missing =
+      (err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" &&
+      String((err as Error).message).includes(`${name}.`);
     if (!missing) throw err;
     console.log(`\n[${name}] no bench section yet (service/bench/${name}.ts)`);
     continue;

@@ -35,6 +35,9 @@ await app.listen({ port: 0, host: "127.0.0.1" });
 const { secret } = await app.apiKeys.create({ projectId: "default", name: "bench", createdBy: "bench" });
 
 answerCpuQuestions();
-process.send!({ url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/ceiling/v1`, key: secret } satisfies RelayCeiling);
+process.send!({
+  url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/ceiling/v1`,
+  key: secret,
+} satisfies RelayCeiling);
 // Its store closes first; a close that fails still ends the process, so the bench never waits on it.
 process.on("SIGTERM", () => void app.close().finally(() => process.exit(0)));

@@ -18,9 +18,15 @@ import { openStore } from "../src/store/open.js";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 
 const status = async (server: ServerProcess, secret: string) =>
-  (await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(10_000) })).status;
+  (
+    await fetch(`${server.url}/v1/models`, {
+      headers: { authorization: `Bearer ${secret}` },
+      signal: AbortSignal.timeout(10_000),
+    })
+  ).status;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 export async function run(): Promise<void> {
   const cluster = await PgCluster.start();
@@ -35,7 +41,13 @@ export async function run(): Promise<void> {
     const admin = await openStore({ databaseUrl });
     const keys = new ApiKeys(admin);
     for (const name of ["a", "b"]) {
-      replicas.push(await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(join(tmpdir(), `agentport-rev-${name}-`)), JWT_SECRET: "r".repeat(64) }));
+      replicas.push(
+        await startServerProcess({
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: mkdtempSync(join(tmpdir(), `agentport-rev-${name}-`)),
+          JWT_SECRET: "r".repeat(64),
+        }),
+      );
     }
     // Light background load on both replicas with a key that stays valid.
     const steady = (await keys.create({ projectId: "default", name: "load", createdBy: "bench" })).secret;
@@ -64,21 +76,30 @@ export async function run(): Promise<void> {
           latencies.push(performance.now() - deleted);
         }
       }
-      console.log(`  ${label.padEnd(34)} p50 ${percentile(latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(latencies, 99).toFixed(1).padStart(6)} ms   successes after delete: ${successesAfter}`);
+      console.log(
+        `  ${label.padEnd(34)} p50 ${percentile(latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(latencies, 99).toFixed(1).padStart(6)} ms   successes after delete: ${successesAfter}`,
+      );
     }
 
     await measure("steady state");
     await measure("right after a listener cut", async () => {
       const k = new pg.Client({ connectionString: databaseUrl });
       await k.connect();
-      await k.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agentport-listener'");
+      await k.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agentport-listener'",
+      );
       await k.end();
     });
     await cluster.kill();
     await new Promise((r) => setTimeout(r, 3000));
     await cluster.startServer();
     for (const r of replicas) {
-      for (let i = 0; i < 200 && (await (await fetch(`${r.url}/health/ready`)).json().catch(() => ({}))).notifications !== "live"; i++) await new Promise((res) => setTimeout(res, 100));
+      for (
+        let i = 0;
+        i < 200 && (await (await fetch(`${r.url}/health/ready`)).json().catch(() => ({}))).notifications !== "live";
+        i++
+      )
+        await new Promise((res) => setTimeout(res, 100));
     }
     await measure("after a PostgreSQL restart");
     stopLoad = true;

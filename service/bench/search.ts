@@ -29,7 +29,20 @@ const PROBE_EVERY_MS = 7;
 const SEARCHING_CLIENTS = 4;
 
 // Prose from a fixed vocabulary: "platform" is in every sentence, each rare word in one file only.
-const COMMON = ["service", "request", "deploy", "cluster", "storage", "answer", "project", "network", "secret", "replica", "upgrade", "window"];
+const COMMON = [
+  "service",
+  "request",
+  "deploy",
+  "cluster",
+  "storage",
+  "answer",
+  "project",
+  "network",
+  "secret",
+  "replica",
+  "upgrade",
+  "window",
+];
 const FREQUENT = "platform";
 
 /** A deterministic text of about FILE_CHARS: sentences of common words, the file's own rare word. */
@@ -37,7 +50,7 @@ function fileText(n: number): string {
   let seed = n * 7919 + 1;
   const next = () => (seed = (seed * 48271) % 2147483647);
   const sentences: string[] = [];
-  for (let length = 0; length < FILE_CHARS; ) {
+  for (let length = 0; length < FILE_CHARS;) {
     const words = [FREQUENT, ...Array.from({ length: 8 + (next() % 8) }, () => COMMON[next() % COMMON.length])];
     if (next() % 20 === 0) words.push(`zephyr${n}`);
     const sentence = words.join(" ") + ".";
@@ -58,11 +71,16 @@ interface Measured {
   modelsSearching: number[];
 }
 
-const chat = (question: string) => JSON.stringify({ model: "agentport/docs", messages: [{ role: "user", content: question }] });
+const chat = (question: string) =>
+  JSON.stringify({ model: "agentport/docs", messages: [{ role: "user", content: question }] });
 const FEW = chat(`What does zephyr${Math.floor(FILES / 2)} say?`);
 const EVERY = chat(`How does the ${FREQUENT} work?`);
 
-async function timed(url: string, init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string }, dispatcher: Agent): Promise<number> {
+async function timed(
+  url: string,
+  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+  dispatcher: Agent,
+): Promise<number> {
   const start = performance.now();
   const res = await request(url, { ...init, dispatcher });
   await res.body.text();
@@ -85,10 +103,16 @@ async function measureStore(databaseUrl: string | undefined): Promise<Measured> 
     const client = new OpenAI({ apiKey: key, baseURL: `${service.url}/v1` });
     for (let n = 0; n < FILES; n += 8) {
       await Promise.all(
-        Array.from({ length: Math.min(8, FILES - n) }, async (_, i) => client.files.create({ file: await toFile(Buffer.from(fileText(n + i)), `doc-${n + i}.txt`), purpose: "assistants" })),
+        Array.from({ length: Math.min(8, FILES - n) }, async (_, i) =>
+          client.files.create({
+            file: await toFile(Buffer.from(fileText(n + i)), `doc-${n + i}.txt`),
+            purpose: "assistants",
+          }),
+        ),
       );
     }
-    const ask = (body: string) => timed(`${service.url}/v1/chat/completions`, { method: "POST", headers, body }, dispatcher);
+    const ask = (body: string) =>
+      timed(`${service.url}/v1/chat/completions`, { method: "POST", headers, body }, dispatcher);
     const few: number[] = [];
     const every: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
@@ -96,7 +120,13 @@ async function measureStore(databaseUrl: string | undefined): Promise<Measured> 
       every.push(await ask(EVERY));
     }
     const cpuBefore = processCpuMicros(service.child.pid!);
-    const result = await load({ url: `${service.url}/v1/chat/completions`, headers, body: EVERY, seconds: SECONDS, connections: 20 });
+    const result = await load({
+      url: `${service.url}/v1/chat/completions`,
+      headers,
+      body: EVERY,
+      seconds: SECONDS,
+      connections: 20,
+    });
     const cpuPerAnswer = (processCpuMicros(service.child.pid!) - cpuBefore) / Math.max(1, result.requests);
 
     // Probes sent on a fixed schedule, not one after another: a prober that waits for each answer
@@ -111,12 +141,27 @@ async function measureStore(databaseUrl: string | undefined): Promise<Measured> 
     };
     await new Promise((res) => setTimeout(res, 1000)); // the load's last searches are over
     const modelsAlone = await probeModels();
-    const searching = load({ url: `${service.url}/v1/chat/completions`, headers, body: EVERY, seconds: SECONDS, connections: SEARCHING_CLIENTS });
+    const searching = load({
+      url: `${service.url}/v1/chat/completions`,
+      headers,
+      body: EVERY,
+      seconds: SECONDS,
+      connections: SEARCHING_CLIENTS,
+    });
     await new Promise((res) => setTimeout(res, 200)); // the searches are under way
     const modelsSearching = await probeModels();
     const searched = await searching;
     const store = databaseUrl ? "PostgreSQL server" : "embedded PGlite";
-    return { store, few, every, rps: result.rps, cpuPerAnswer, failures: result.failures + searched.failures, modelsAlone, modelsSearching };
+    return {
+      store,
+      few,
+      every,
+      rps: result.rps,
+      cpuPerAnswer,
+      failures: result.failures + searched.failures,
+      modelsAlone,
+      modelsSearching,
+    };
   } finally {
     await dispatcher.close();
     await stopService(service);
@@ -129,11 +174,29 @@ export async function run(): Promise<void> {
   const stores = [undefined, process.env.BENCH_DATABASE_URL].filter((s, i) => i === 0 || s);
   const results: Measured[] = [];
   for (const databaseUrl of stores) results.push(await measureStore(databaseUrl));
-  const ms = (s: number[], q: number) => fixed(percentile([...s].sort((a, b) => a - b), q), 2);
-  console.log(`files agent over ${FILES} text files of ${FILE_CHARS / 1024} KiB (about ${Math.round((FILES * FILE_CHARS) / 1200)} passages); ${SAMPLES} sequential answers per question`);
+  const ms = (s: number[], q: number) =>
+    fixed(
+      percentile(
+        [...s].sort((a, b) => a - b),
+        q,
+      ),
+      2,
+    );
+  console.log(
+    `files agent over ${FILES} text files of ${FILE_CHARS / 1024} KiB (about ${Math.round((FILES * FILE_CHARS) / 1200)} passages); ${SAMPLES} sequential answers per question`,
+  );
   console.log(
     table(
-      ["store", "few passages p50/p99 ms", "every passage p50/p99 ms", "answers/s (20 conns)", "CPU µs/answer", "models p50/p99 ms alone", `models p50/p99 ms, ${SEARCHING_CLIENTS} clients searching`, "failures"],
+      [
+        "store",
+        "few passages p50/p99 ms",
+        "every passage p50/p99 ms",
+        "answers/s (20 conns)",
+        "CPU µs/answer",
+        "models p50/p99 ms alone",
+        `models p50/p99 ms, ${SEARCHING_CLIENTS} clients searching`,
+        "failures",
+      ],
       results.map((r) => [
         r.store,
         `${ms(r.few, 50)} / ${ms(r.few, 99)}`,
@@ -146,5 +209,6 @@ export async function run(): Promise<void> {
       ]),
     ),
   );
-  if (stores.length === 1) console.log("set BENCH_DATABASE_URL to compare with a PostgreSQL server, as deployments run");
+  if (stores.length === 1)
+    console.log("set BENCH_DATABASE_URL to compare with a PostgreSQL server, as deployments run");
 }

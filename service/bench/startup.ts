@@ -9,7 +9,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchEnv, buildArtifact, peakRssMb, rssMb, startService, startWarm, stopService } from "./lib/service-process.js";
+import {
+  benchEnv,
+  buildArtifact,
+  peakRssMb,
+  rssMb,
+  startService,
+  startWarm,
+  stopService,
+} from "./lib/service-process.js";
 
 const COLD_START_GOAL_MS = 3000;
 const mark = (ok: boolean) => (ok ? "ok" : "MISSED");
@@ -32,12 +40,16 @@ export async function run(): Promise<void> {
   await stopService(warm);
   rmSync(env.DATA_DIR, { recursive: true, force: true });
 
-  console.log(`  cold start, warm data dir: ${warm.startMs.toFixed(0)} ms (goal ≤ ${COLD_START_GOAL_MS} ms) ${mark(warm.startMs <= COLD_START_GOAL_MS)}; idle RSS ${idle.toFixed(0)} MB`);
+  console.log(
+    `  cold start, warm data dir: ${warm.startMs.toFixed(0)} ms (goal ≤ ${COLD_START_GOAL_MS} ms) ${mark(warm.startMs <= COLD_START_GOAL_MS)}; idle RSS ${idle.toFixed(0)} MB`,
+  );
   console.log(`  first start, empty data dir: ${first.startMs.toFixed(0)} ms, peak RSS ${firstPeak.toFixed(0)} MB`);
 
   const none = mkdtempSync(join(tmpdir(), "agentport-bench-no-template-"));
   const initdb = storeFirstStart(none);
   const template = storeFirstStart("dist");
   rmSync(none, { recursive: true });
-  console.log(`  embedded store's first start: initdb ${initdb.ms.toFixed(0)} ms, peak ${initdb.peakMb.toFixed(0)} MB; template ${template.ms.toFixed(0)} ms, peak ${template.peakMb.toFixed(0)} MB (${(template.peakMb / initdb.peakMb).toFixed(2)} of initdb's peak, ${(template.ms / initdb.ms).toFixed(2)} of its time)`);
+  console.log(
+    `  embedded store's first start: initdb ${initdb.ms.toFixed(0)} ms, peak ${initdb.peakMb.toFixed(0)} MB; template ${template.ms.toFixed(0)} ms, peak ${template.peakMb.toFixed(0)} MB (${(template.peakMb / initdb.peakMb).toFixed(2)} of initdb's peak, ${(template.ms / initdb.ms).toFixed(2)} of its time)`,
+  );
 }

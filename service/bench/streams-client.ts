@@ -9,14 +9,23 @@ import { Agent, request } from "undici";
 process.send!({ ready: true });
 process.once("message", async (m: { url: string; key: string; model: string; count: number }) => {
   const dispatcher = new Agent({ connections: m.count, headersTimeout: 60_000, bodyTimeout: 60_000 });
-  const body = JSON.stringify({ model: m.model, stream: true, messages: [{ role: "user", content: "Stream slowly." }] });
+  const body = JSON.stringify({
+    model: m.model,
+    stream: true,
+    messages: [{ role: "user", content: "Stream slowly." }],
+  });
   const started = performance.now();
   let withHeaders = 0;
   let failures = 0;
   let firstError: string | undefined;
   const one = async () => {
     try {
-      const res = await request(`${m.url}/v1/chat/completions`, { method: "POST", dispatcher, body, headers: { authorization: `Bearer ${m.key}`, "content-type": "application/json" } });
+      const res = await request(`${m.url}/v1/chat/completions`, {
+        method: "POST",
+        dispatcher,
+        body,
+        headers: { authorization: `Bearer ${m.key}`, "content-type": "application/json" },
+      });
       if (++withHeaders === m.count) process.send!({ open: true });
       if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
       let tail = "";

@@ -24,12 +24,17 @@ export async function run(): Promise<void> {
   // Each stream holds a socket on each side; both processes inherit this shell's limit.
   const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"]).toString());
   if (fdLimit < STREAMS + 200) {
-    console.log(`  open-file limit ${fdLimit} is below the ${STREAMS + 200} this needs: raise it (ulimit -n ${STREAMS * 2}) and run again. MISSED`);
+    console.log(
+      `  open-file limit ${fdLimit} is below the ${STREAMS + 200} this needs: raise it (ulimit -n ${STREAMS * 2}) and run again. MISSED`,
+    );
     return;
   }
   buildArtifact();
   const env = benchEnv("built", "http://127.0.0.1:9/v1");
-  writeFileSync(env.AGENTS_FILE, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: TOKENS, interval_ms: INTERVAL_MS }] }));
+  writeFileSync(
+    env.AGENTS_FILE,
+    JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: TOKENS, interval_ms: INTERVAL_MS }] }),
+  );
   const service = await startWarm("built", env);
   const client = await startChild<{ ready: true }>(new URL("./streams-client.ts", import.meta.url));
   try {
@@ -50,13 +55,21 @@ export async function run(): Promise<void> {
     const peak = peakRssMb(pid);
     const steady = samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? NaN;
     console.log(`  open-file limit ${fdLimit} (enough for ${STREAMS} streams)`);
-    console.log(`  ${STREAMS} streams of ${TOKENS} tokens every ${INTERVAL_MS} ms: ${done.ok} ended with [DONE], ${done.failures} failed${done.firstError ? ` (first: ${done.firstError})` : ""}, in ${(done.ms! / 1000).toFixed(1)} s`);
-    const store = env.DATABASE_URL ? "PostgreSQL server (BENCH_DATABASE_URL), as deployments run" : "embedded PGlite (set BENCH_DATABASE_URL for a PostgreSQL server, as deployments run)";
+    console.log(
+      `  ${STREAMS} streams of ${TOKENS} tokens every ${INTERVAL_MS} ms: ${done.ok} ended with [DONE], ${done.failures} failed${done.firstError ? ` (first: ${done.firstError})` : ""}, in ${(done.ms! / 1000).toFixed(1)} s`,
+    );
+    const store = env.DATABASE_URL
+      ? "PostgreSQL server (BENCH_DATABASE_URL), as deployments run"
+      : "embedded PGlite (set BENCH_DATABASE_URL for a PostgreSQL server, as deployments run)";
     console.log(`  store: ${store}`);
-    console.log(`  service RSS: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB while the streams opened; ${(((steady - idle) * 1024) / STREAMS).toFixed(0)} KB per open stream`);
+    console.log(
+      `  service RSS: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB while the streams opened; ${(((steady - idle) * 1024) / STREAMS).toFixed(0)} KB per open stream`,
+    );
     // The earlier figure was the RSS sampled while every stream was open; the peak is reported beside it.
     const goal = env.DATABASE_URL ? RSS_GOAL_MB.postgres : RSS_GOAL_MB.pglite;
-    console.log(`  all ${STREAMS} open: ${steady.toFixed(0)} MB (median of ${samples.length} samples; goal ≤ ${goal} MB on this store) ${steady <= goal && done.failures === 0 ? "ok" : "MISSED"}`);
+    console.log(
+      `  all ${STREAMS} open: ${steady.toFixed(0)} MB (median of ${samples.length} samples; goal ≤ ${goal} MB on this store) ${steady <= goal && done.failures === 0 ? "ok" : "MISSED"}`,
+    );
   } finally {
     await client.stop();
     await stopService(service);

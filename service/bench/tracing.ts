@@ -11,7 +11,15 @@ import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { load } from "./lib/load.js";
 import { startChild } from "./lib/children.js";
-import { benchEnv, buildArtifact, createKey, processCpuMicros, startWarm, stopService, type RunningService } from "./lib/service-process.js";
+import {
+  benchEnv,
+  buildArtifact,
+  createKey,
+  processCpuMicros,
+  startWarm,
+  stopService,
+  type RunningService,
+} from "./lib/service-process.js";
 import { fixed, table } from "../src/cli/table.js";
 import { tracedUpstream } from "../src/telemetry/upstream-span.js";
 import type { Dispatcher } from "undici";
@@ -57,9 +65,23 @@ interface Figures {
 
 async function measure(service: RunningService, key: string): Promise<Figures> {
   const before = processCpuMicros(service.child.pid!);
-  const body = JSON.stringify({ model: "agentport/llm-bench", messages: [{ role: "user", content: "Say something." }], stream: false });
-  const r = await load({ url: `${service.url}/v1/chat/completions`, headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body, seconds: SECONDS, connections: CONNECTIONS });
-  return { rps: r.rps, cpuPerRequest: (processCpuMicros(service.child.pid!) - before) / Math.max(1, r.requests), failures: r.failures };
+  const body = JSON.stringify({
+    model: "agentport/llm-bench",
+    messages: [{ role: "user", content: "Say something." }],
+    stream: false,
+  });
+  const r = await load({
+    url: `${service.url}/v1/chat/completions`,
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
+  return {
+    rps: r.rps,
+    cpuPerRequest: (processCpuMicros(service.child.pid!) - before) / Math.max(1, r.requests),
+    failures: r.failures,
+  };
 }
 
 const average = (xs: Figures[]): Figures => ({
@@ -85,15 +107,26 @@ export async function run(): Promise<void> {
       runs.on.push(await measure(on, keys.on));
     }
     const [o, t] = [average(runs.off), average(runs.on)];
-    console.log(table(["llm agent, JSON", "req/s", "CPU µs/req", "failures"], [
-      ["tracing off", fixed(o.rps), fixed(o.cpuPerRequest), String(o.failures)],
-      ["tracing on (every span exported)", fixed(t.rps), fixed(t.cpuPerRequest), String(t.failures)],
-    ]));
-    console.log(`tracing on vs off: req/s ratio ${fixed(t.rps / o.rps, 2)}, CPU ratio ${fixed(o.cpuPerRequest / t.cpuPerRequest, 2)} (what turning it on costs)`);
+    console.log(
+      table(
+        ["llm agent, JSON", "req/s", "CPU µs/req", "failures"],
+        [
+          ["tracing off", fixed(o.rps), fixed(o.cpuPerRequest), String(o.failures)],
+          ["tracing on (every span exported)", fixed(t.rps), fixed(t.cpuPerRequest), String(t.failures)],
+        ],
+      ),
+    );
+    console.log(
+      `tracing on vs off: req/s ratio ${fixed(t.rps / o.rps, 2)}, CPU ratio ${fixed(o.cpuPerRequest / t.cpuPerRequest, 2)} (what turning it on costs)`,
+    );
     const addedUs = (await offWrapperNanos()) / 1000;
     const ratio = (o.cpuPerRequest - addedUs) / o.cpuPerRequest;
-    console.log(`tracing off: ${fixed(addedUs * 1000, 1)} ns per request (the upstream call's check, in-process, ${CALLS} calls)`);
-    console.log(`  = CPU ratio ${fixed(ratio, 4)} of the off service's ${fixed(o.cpuPerRequest)} µs per request (without over with): ${ratio >= 0.98 ? "ok" : "MISSED"} (goal ≥ 0.98)`);
+    console.log(
+      `tracing off: ${fixed(addedUs * 1000, 1)} ns per request (the upstream call's check, in-process, ${CALLS} calls)`,
+    );
+    console.log(
+      `  = CPU ratio ${fixed(ratio, 4)} of the off service's ${fixed(o.cpuPerRequest)} µs per request (without over with): ${ratio >= 0.98 ? "ok" : "MISSED"} (goal ≥ 0.98)`,
+    );
   } finally {
     await Promise.all([stopService(off), stopService(on)]);
     sink.close();

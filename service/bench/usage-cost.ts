@@ -13,7 +13,13 @@ const CALLS = 1_000_000;
 export function usageRecordNanos(keys = 200, models = 5): number {
   // Never started, so it never writes: only the per-request part is timed.
   const meter = new UsageMeter({} as Db);
-  const records: UsageRecord[] = Array.from({ length: keys * models }, (_, i) => ({ projectId: "bench", keyId: `key-${i % keys}`, model: `model-${i % models}`, inputTokens: 8, outputTokens: 20 }));
+  const records: UsageRecord[] = Array.from({ length: keys * models }, (_, i) => ({
+    projectId: "bench",
+    keyId: `key-${i % keys}`,
+    model: `model-${i % models}`,
+    inputTokens: 8,
+    outputTokens: 20,
+  }));
   for (let i = 0; i < CALLS; i++) meter.record(records[i % records.length]);
   const before = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) meter.record(records[i % records.length]);

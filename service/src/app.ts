@@ -79,7 +79,12 @@ function requestIdGenerator(): (req: { headers: Record<string, string | string[]
 
 /** Whether a caller's logger options serialize requests their own way (tests that log headers). */
 function hasRequestSerializer(logger: AppOptions["logger"]): boolean {
-  return typeof logger === "object" && logger !== null && "serializers" in logger && typeof logger.serializers?.req === "function";
+  return (
+    typeof logger === "object" &&
+    logger !== null &&
+    "serializers" in logger &&
+    typeof logger.serializers?.req === "function"
+  );
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
@@ -98,7 +103,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Counted where the access line is written: no hook per response (metrics/request-counts.ts).
   const requests = new RequestCounts();
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, stream: batchedStdout() },
+    logger: opts.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
+      stream: batchedStdout(),
+    },
     bodyLimit: config.jsonBodyLimit,
     pluginTimeout: PLUGIN_START_TIMEOUT_MS,
     childLoggerFactory: requestLoggerFactory,
@@ -113,7 +122,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // OpenAI envelope too; the error handler is not reached for them.
     frameworkErrors: (error, request, anyReply) => {
       const reply = anyReply as FastifyReply;
-      const apiError = error.code === "FST_ERR_BAD_URL" ? invalidParam("url", `The URL is malformed: ${request.url.split("?")[0]}`, "invalid_url") : toApiError(error, request.id, config.jsonBodyLimit);
+      const apiError =
+        error.code === "FST_ERR_BAD_URL"
+          ? invalidParam("url", `The URL is malformed: ${request.url.split("?")[0]}`, "invalid_url")
+          : toApiError(error, request.id, config.jsonBodyLimit);
       void sendApiError(reply, apiError);
     },
     // Above every route's own id limit, so a long id is judged by its route (404, 400), not the router.
@@ -131,7 +143,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // No response of ours may be sniffed into another type (a downloaded file above all).
     reply.header("x-content-type-options", "nosniff");
     // A NUL byte in the path or query can never name anything, and PostgreSQL refuses it in text.
-    if (request.url.includes("%00")) return done(invalidParam("url", "The URL contains a NUL character (%00).", "invalid_value"));
+    if (request.url.includes("%00"))
+      return done(invalidParam("url", "The URL contains a NUL character (%00).", "invalid_value"));
     done();
   });
 

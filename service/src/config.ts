@@ -21,7 +21,14 @@ export type BlobStoreConfig =
       secretAccessKey?: string;
       forcePathStyle: boolean;
     }
-  | { kind: "azure"; container: string; connectionString?: string; account?: string; accountKey?: string; endpoint?: string };
+  | {
+      kind: "azure";
+      container: string;
+      connectionString?: string;
+      account?: string;
+      accountKey?: string;
+      endpoint?: string;
+    };
 
 export interface ServiceConfig {
   /** Address the server binds (HOST). */
@@ -156,9 +163,19 @@ function bytes(env: Env, name: string, fallback: number): number {
 
 /** A comma-separated list of origins (`https://app.example.com`), each checked to be one. */
 function origins(env: Env, name: string): string[] {
-  const list = (env[name] ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const list = (env[name] ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
   const origin = z.string().refine((o) => URL.canParse(o) && new URL(o).origin === o);
-  for (const o of list) read({ [name]: o }, name, origin, o, "a list of origins such as https://app.example.com, without a path or a trailing slash");
+  for (const o of list)
+    read(
+      { [name]: o },
+      name,
+      origin,
+      o,
+      "a list of origins such as https://app.example.com, without a path or a trailing slash",
+    );
   return list;
 }
 
@@ -168,13 +185,23 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
 }
 
 function positiveSeconds(env: Env, name: string, fallback: number): number {
-  const seconds = z.string().trim().regex(/^\d*\.?\d+$/).transform(Number).pipe(z.number().positive());
+  const seconds = z
+    .string()
+    .trim()
+    .regex(/^\d*\.?\d+$/)
+    .transform(Number)
+    .pipe(z.number().positive());
   return read(env, name, seconds, fallback, "a positive number of seconds");
 }
 
 /** One of a fixed set of words (compared as written, or lower-cased with `caseless`). */
 function choice(env: Env, name: string, values: readonly string[], fallback: string, caseless = false): string {
-  const schema = caseless ? z.string().transform((v) => v.toLowerCase()).pipe(oneOf(values)) : oneOf(values);
+  const schema = caseless
+    ? z
+        .string()
+        .transform((v) => v.toLowerCase())
+        .pipe(oneOf(values))
+    : oneOf(values);
   return read(env, name, schema, fallback, `one of ${values.join(", ")}`);
 }
 
@@ -187,7 +214,17 @@ function url(env: Env, name: string, protocols: string[], secret = false): strin
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
-  return read(env, name, z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["true", "false"])).transform((v) => v === "true"), fallback, "true or false");
+  return read(
+    env,
+    name,
+    z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(["true", "false"]))
+      .transform((v) => v === "true"),
+    fallback,
+    "true or false",
+  );
 }
 
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
@@ -223,7 +260,9 @@ function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
   if (kind === "azure") {
     if (!env.AZURE_CONTAINER) problems.push("AZURE_CONTAINER must be set when BLOB_STORE=azure (the container's name)");
     if (!env.AZURE_STORAGE_CONNECTION_STRING && !(env.AZURE_STORAGE_ACCOUNT && env.AZURE_STORAGE_KEY)) {
-      problems.push("AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, must be set when BLOB_STORE=azure");
+      problems.push(
+        "AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, must be set when BLOB_STORE=azure",
+      );
     }
     return {
       kind,
@@ -238,11 +277,24 @@ function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
 }
 
 function schemaName(env: Env): string | undefined {
-  return read<string | undefined>(env, "DATABASE_SCHEMA", z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/), undefined, "a lower-case SQL identifier");
+  return read<string | undefined>(
+    env,
+    "DATABASE_SCHEMA",
+    z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/),
+    undefined,
+    "a lower-case SQL identifier",
+  );
 }
 
 const OTEL_PROTOCOLS = ["http/protobuf", "http/json"] as const;
-const OTEL_SAMPLERS = ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"];
+const OTEL_SAMPLERS = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+];
 /** `key=value` pairs separated by commas, as OTEL_EXPORTER_OTLP_HEADERS is written. */
 const otlpHeaders = z.string().regex(/^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/);
 
@@ -251,11 +303,28 @@ function tracingConfig(env: Env): TracingConfig | undefined {
   const base = url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", ["http", "https"], true);
   const traces = url(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["http", "https"], true);
   const fallback = choice(env, "OTEL_EXPORTER_OTLP_PROTOCOL", OTEL_PROTOCOLS, "http/protobuf");
-  const protocol = choice(env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", OTEL_PROTOCOLS, fallback) as TracingConfig["protocol"];
+  const protocol = choice(
+    env,
+    "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+    OTEL_PROTOCOLS,
+    fallback,
+  ) as TracingConfig["protocol"];
   const exporter = choice(env, "OTEL_TRACES_EXPORTER", ["otlp", "none"], "otlp");
   choice(env, "OTEL_TRACES_SAMPLER", OTEL_SAMPLERS, "parentbased_always_on");
-  read(env, "OTEL_TRACES_SAMPLER_ARG", z.string().trim().regex(/^\d*\.?\d+$/).transform(Number).pipe(z.number().max(1)), 1, "a number from 0 to 1");
-  for (const name of ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"]) read(env, name, otlpHeaders, "", "a list of key=value pairs separated by commas", false);
+  read(
+    env,
+    "OTEL_TRACES_SAMPLER_ARG",
+    z
+      .string()
+      .trim()
+      .regex(/^\d*\.?\d+$/)
+      .transform(Number)
+      .pipe(z.number().max(1)),
+    1,
+    "a number from 0 to 1",
+  );
+  for (const name of ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"])
+    read(env, name, otlpHeaders, "", "a list of key=value pairs separated by commas", false);
   int(env, "OTEL_EXPORTER_OTLP_TIMEOUT", 10_000, 1);
   const disabled = boolean(env, "OTEL_SDK_DISABLED", false);
   if (disabled || exporter === "none" || !(base || traces)) return undefined;
@@ -285,7 +354,10 @@ function readConfig(env: Env): ServiceConfig {
     rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 1, 1, 2 ** 31 - 1) : undefined,
     rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 1, 1, 2 ** 31 - 1) : undefined,
     redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
-    redisTimeouts: { connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1), commandMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 250, 1) },
+    redisTimeouts: {
+      connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1),
+      commandMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 250, 1),
+    },
     dataDir,
     databaseUrl: url(env, "DATABASE_URL", ["postgres", "postgresql", "socket"], true),
     databaseSchema: schemaName(env),

@@ -107,48 +107,121 @@ export class ApiError extends Error {
 /** Longest piece of client input an error message repeats: enough to recognise it, no more. */
 export const ECHO_MAX = 200;
 /** Client input as an error message repeats it: bounded, with the cut marked. */
-export const echo = (value: string) => (value.length > ECHO_MAX ? `${value.slice(0, ECHO_MAX)}…(${value.length} characters)` : value);
+export const echo = (value: string) =>
+  value.length > ECHO_MAX ? `${value.slice(0, ECHO_MAX)}…(${value.length} characters)` : value;
 
 // --- request shape -------------------------------------------------------------
 export const invalidJson = (detail: string) =>
-  new ApiError(400, `We could not parse the JSON body of your request: ${echo(detail)}`, "invalid_request_error", null, "invalid_json");
+  new ApiError(
+    400,
+    `We could not parse the JSON body of your request: ${echo(detail)}`,
+    "invalid_request_error",
+    null,
+    "invalid_json",
+  );
 export const invalidParam = (param: string, message: string, code: ErrorCode = "invalid_value") =>
   new ApiError(400, message, "invalid_request_error", param, code);
 /** A request the schema refused where no single field is to blame. */
-export const invalidRequest = (message: string) => new ApiError(400, message, "invalid_request_error", null, "invalid_value");
+export const invalidRequest = (message: string) =>
+  new ApiError(400, message, "invalid_request_error", null, "invalid_value");
 /** A framework refusal in the 4xx range, with Fastify's own status and message. */
-export const frameworkRefusal = (status: number, message: string) => new ApiError(status, echo(message), "invalid_request_error", null, null);
+export const frameworkRefusal = (status: number, message: string) =>
+  new ApiError(status, echo(message), "invalid_request_error", null, null);
 export const missingParam = (param: string) =>
-  new ApiError(400, `Missing required parameter: '${param}'.`, "invalid_request_error", param, "missing_required_parameter");
+  new ApiError(
+    400,
+    `Missing required parameter: '${param}'.`,
+    "invalid_request_error",
+    param,
+    "missing_required_parameter",
+  );
 export const unsupportedParam = (param: string, why: string) =>
-  new ApiError(400, `Unsupported parameter: '${param}' ${why}`, "invalid_request_error", param, "unsupported_parameter");
+  new ApiError(
+    400,
+    `Unsupported parameter: '${param}' ${why}`,
+    "invalid_request_error",
+    param,
+    "unsupported_parameter",
+  );
 export const bodyTooLarge = (limitBytes: number, what = "Request body") =>
-  new ApiError(413, `${what} is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", null, "request_too_large");
+  new ApiError(
+    413,
+    `${what} is larger than the limit of ${limitBytes} bytes.`,
+    "invalid_request_error",
+    null,
+    "request_too_large",
+  );
 export const unstorableValue = () =>
-  new ApiError(400, "The request contains a value that cannot be stored or searched (for example a NUL character).", "invalid_request_error", null, "invalid_value");
+  new ApiError(
+    400,
+    "The request contains a value that cannot be stored or searched (for example a NUL character).",
+    "invalid_request_error",
+    null,
+    "invalid_value",
+  );
 export const unsupportedMediaType = (got: string | undefined) =>
-  new ApiError(415, `Unsupported Content-Type '${echo(got ?? "")}'.`, "invalid_request_error", null, "unsupported_media_type");
+  new ApiError(
+    415,
+    `Unsupported Content-Type '${echo(got ?? "")}'.`,
+    "invalid_request_error",
+    null,
+    "unsupported_media_type",
+  );
 
 // --- refusals of the HTTP parser (before any route) -------------------------------
-export const headersTooLarge = () => new ApiError(431, "The request headers are too large.", "invalid_request_error", null, "headers_too_large");
-export const requestTimeout = () => new ApiError(408, "The request was not received in time.", "invalid_request_error", null, "request_timeout");
-export const urlTooLong = () => new ApiError(414, "The URL is too long.", "invalid_request_error", "url", "url_too_long");
-export const malformedRequest = () => new ApiError(400, "The HTTP request is malformed.", "invalid_request_error", null, "invalid_request");
+export const headersTooLarge = () =>
+  new ApiError(431, "The request headers are too large.", "invalid_request_error", null, "headers_too_large");
+export const requestTimeout = () =>
+  new ApiError(408, "The request was not received in time.", "invalid_request_error", null, "request_timeout");
+export const urlTooLong = () =>
+  new ApiError(414, "The URL is too long.", "invalid_request_error", "url", "url_too_long");
+export const malformedRequest = () =>
+  new ApiError(400, "The HTTP request is malformed.", "invalid_request_error", null, "invalid_request");
 
 // --- files -----------------------------------------------------------------------
 export const fileTooLarge = (limitBytes: number) =>
-  new ApiError(413, `The file is larger than the limit of ${limitBytes} bytes.`, "invalid_request_error", "file", "file_too_large");
+  new ApiError(
+    413,
+    `The file is larger than the limit of ${limitBytes} bytes.`,
+    "invalid_request_error",
+    "file",
+    "file_too_large",
+  );
 export const invalidMultipart = (detail: string) =>
   new ApiError(400, `Malformed multipart form: ${echo(detail)}`, "invalid_request_error", null, "invalid_multipart");
 export const tooManyFormFields = () =>
-  new ApiError(400, "The form has too many fields; send 'file' and 'purpose'.", "invalid_request_error", null, "too_many_fields");
+  new ApiError(
+    400,
+    "The form has too many fields; send 'file' and 'purpose'.",
+    "invalid_request_error",
+    null,
+    "too_many_fields",
+  );
 /** The client went away mid-request (nginx's 499): logged at info, never sent. */
 export const clientClosed = () =>
-  new ApiError(499, "The client closed the connection before the request was complete.", "invalid_request_error", null, "client_closed_request");
+  new ApiError(
+    499,
+    "The client closed the connection before the request was complete.",
+    "invalid_request_error",
+    null,
+    "client_closed_request",
+  );
 export const uploadIncomplete = () =>
-  new ApiError(400, "The upload ended before the form was complete.", "invalid_request_error", "file", "upload_incomplete");
+  new ApiError(
+    400,
+    "The upload ended before the form was complete.",
+    "invalid_request_error",
+    "file",
+    "upload_incomplete",
+  );
 export const rangeNotSatisfiable = (size: number) =>
-  new ApiError(416, `The requested range is not satisfiable for a file of ${size} bytes.`, "invalid_request_error", null, "range_not_satisfiable");
+  new ApiError(
+    416,
+    `The requested range is not satisfiable for a file of ${size} bytes.`,
+    "invalid_request_error",
+    null,
+    "range_not_satisfiable",
+  );
 
 // --- authentication and roles ---------------------------------------------------
 export const invalidApiKey = (hint?: string) =>
@@ -163,19 +236,34 @@ export const invalidApiKey = (hint?: string) =>
   );
 export const invalidToken = (why: string) =>
   new ApiError(401, `Invalid member token: ${why}`, "invalid_request_error", null, "invalid_token");
-export const forbidden = (message: string) => new ApiError(403, message, "permission_error", null, "insufficient_permissions");
+export const forbidden = (message: string) =>
+  new ApiError(403, message, "permission_error", null, "insufficient_permissions");
 
 // --- resources -----------------------------------------------------------------
 export const routeNotFound = (method: string, url: string) =>
-  new ApiError(404, `Invalid URL (${echo(method)} ${echo(url.split("?")[0])})`, "invalid_request_error", null, "unknown_url");
+  new ApiError(
+    404,
+    `Invalid URL (${echo(method)} ${echo(url.split("?")[0])})`,
+    "invalid_request_error",
+    null,
+    "unknown_url",
+  );
 export const modelNotFound = (model: string) =>
-  new ApiError(404, `The model '${echo(model)}' does not exist or you do not have access to it.`, "invalid_request_error", "model", "model_not_found");
+  new ApiError(
+    404,
+    `The model '${echo(model)}' does not exist or you do not have access to it.`,
+    "invalid_request_error",
+    "model",
+    "model_not_found",
+  );
 /** /v1/embeddings with a model that does not embed: the message names the ones that do. */
 export const notAnEmbeddingModel = (model: string, kind: string, embedders: string[]) =>
   new ApiError(
     400,
     `The model '${echo(model)}' does not create embeddings: it is a ${kind} agent. ` +
-      (embedders.length ? `Models that embed: ${embedders.map((m) => `'${m}'`).join(", ")}.` : "No model on this server embeds: an operator declares one as an llm agent with 'embeddings: true'."),
+      (embedders.length
+        ? `Models that embed: ${embedders.map((m) => `'${m}'`).join(", ")}.`
+        : "No model on this server embeds: an operator declares one as an llm agent with 'embeddings: true'."),
     "invalid_request_error",
     "model",
     "unsupported_value",
@@ -187,25 +275,55 @@ export const responseNotFound = (id: string) =>
   new ApiError(404, `Response with id '${echo(id)}' not found.`, "invalid_request_error", null, "response_not_found");
 /** `previous_response_id` naming a response the project does not have. */
 export const previousResponseNotFound = (id: string) =>
-  new ApiError(404, `Previous response with id '${echo(id)}' not found.`, "invalid_request_error", "previous_response_id", "previous_response_not_found");
+  new ApiError(
+    404,
+    `Previous response with id '${echo(id)}' not found.`,
+    "invalid_request_error",
+    "previous_response_id",
+    "previous_response_not_found",
+  );
 export const methodNotAllowed = (method: string, url: string) =>
-  new ApiError(405, `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`, "invalid_request_error", null, "method_not_allowed");
-export const conflict = (message: string, code: ErrorCode = "conflict") => new ApiError(409, message, "invalid_request_error", null, code);
-export const rateLimited = (message: string) => new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
+  new ApiError(
+    405,
+    `Method ${echo(method)} is not allowed on ${echo(url.split("?")[0])}.`,
+    "invalid_request_error",
+    null,
+    "method_not_allowed",
+  );
+export const conflict = (message: string, code: ErrorCode = "conflict") =>
+  new ApiError(409, message, "invalid_request_error", null, code);
+export const rateLimited = (message: string) =>
+  new ApiError(429, message, "rate_limit_error", null, "rate_limit_exceeded");
 /** An API key over its requests-per-minute limit; Retry-After says when its window resets. */
 export const keyRateLimited = (limit: number, reset: string, retryAfterSeconds: number) =>
-  withHeaders(rateLimited(`Rate limit reached for requests: ${limit} per minute for this API key. Retry after ${reset}.`), { "retry-after": String(retryAfterSeconds) });
+  withHeaders(
+    rateLimited(`Rate limit reached for requests: ${limit} per minute for this API key. Retry after ${reset}.`),
+    { "retry-after": String(retryAfterSeconds) },
+  );
 /** An API key over its tokens-per-minute limit; Retry-After says when its window resets. */
 export const keyTokensRateLimited = (limit: number, used: number, reset: string, retryAfterSeconds: number) =>
-  withHeaders(rateLimited(`Rate limit reached for tokens: ${limit} per minute for this API key, ${used} used. Retry after ${reset}.`), { "retry-after": String(retryAfterSeconds) });
+  withHeaders(
+    rateLimited(
+      `Rate limit reached for tokens: ${limit} per minute for this API key, ${used} used. Retry after ${reset}.`,
+    ),
+    { "retry-after": String(retryAfterSeconds) },
+  );
 export const tooManyMcpSessions = (max: number) =>
-  rateLimited(`Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`);
+  rateLimited(
+    `Too many open MCP sessions for this API key (limit ${max}). Close one with DELETE, or let an idle one expire.`,
+  );
 
 // --- upstream and server --------------------------------------------------------
 export const upstreamFailed = (detail: string) =>
   new ApiError(502, `The agent's upstream model failed: ${detail}`, "server_error", null, "upstream_error");
 export const upstreamTimeout = (detail: string) =>
-  new ApiError(504, `The agent's upstream model did not answer in time: ${detail}`, "server_error", null, "upstream_timeout");
+  new ApiError(
+    504,
+    `The agent's upstream model did not answer in time: ${detail}`,
+    "server_error",
+    null,
+    "upstream_timeout",
+  );
 export const upstreamMisconfigured = (status: number) =>
   withHeaders(
     new ApiError(
@@ -220,12 +338,24 @@ export const upstreamMisconfigured = (status: number) =>
   );
 export const upstreamRateLimited = (message: string | undefined, retryAfter: string | undefined) =>
   withHeaders(
-    new ApiError(429, `The agent's upstream model is rate limited${message ? `: ${echo(message)}` : "."}`, "rate_limit_error", null, "rate_limit_exceeded"),
+    new ApiError(
+      429,
+      `The agent's upstream model is rate limited${message ? `: ${echo(message)}` : "."}`,
+      "rate_limit_error",
+      null,
+      "rate_limit_exceeded",
+    ),
     retryAfter ? { "retry-after": retryAfter } : {},
   );
 /** The upstream refused the request itself (HTTP 400/422): the client's to fix, in its words and with its own code. */
 export const upstreamRejected = (message: string | undefined, param: string | null, code: string | null) => {
-  const err = new ApiError(400, `The agent's upstream model rejected the request${message ? `: ${echo(message)}` : "."}`, "invalid_request_error", param, "upstream_rejected");
+  const err = new ApiError(
+    400,
+    `The agent's upstream model rejected the request${message ? `: ${echo(message)}` : "."}`,
+    "invalid_request_error",
+    param,
+    "upstream_rejected",
+  );
   // The one code not declared here: the upstream's own, passed on as it gave it.
   if (code) (err as { code: string | null }).code = code;
   return err;
@@ -235,9 +365,27 @@ function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
   return err;
 }
 export const storageFailed = () =>
-  new ApiError(503, "The storage backend failed; nothing was stored. Retry the request.", "server_error", null, "storage_unavailable");
+  new ApiError(
+    503,
+    "The storage backend failed; nothing was stored. Retry the request.",
+    "server_error",
+    null,
+    "storage_unavailable",
+  );
 export const storageUnavailable = () =>
-  new ApiError(503, "The storage backend is not answering; retry the request.", "server_error", null, "storage_unavailable");
+  new ApiError(
+    503,
+    "The storage backend is not answering; retry the request.",
+    "server_error",
+    null,
+    "storage_unavailable",
+  );
 export const unavailable = (message: string) => new ApiError(503, message, "server_error", null, "service_unavailable");
 export const internalError = (requestId: string) =>
-  new ApiError(500, `The server had an error while processing your request (request id ${requestId}).`, "server_error", null, "internal_error");
+  new ApiError(
+    500,
+    `The server had an error while processing your request (request id ${requestId}).`,
+    "server_error",
+    null,
+    "internal_error",
+  );

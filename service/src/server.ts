@@ -30,7 +30,9 @@ const deadline = new AbortController();
 // The embedded store is this process's alone: a CLI on the same data dir must come through us.
 const embedded = !config.databaseUrl;
 if (embedded && (await dataDirHeld(config.dataDir))) {
-  process.stderr.write(`Another agentport server holds ${config.dataDir} (see server.json there); stop it or set DATA_DIR.\n`);
+  process.stderr.write(
+    `Another agentport server holds ${config.dataDir} (see server.json there); stop it or set DATA_DIR.\n`,
+  );
   process.exit(1);
 }
 const forgetStarting = embedded ? writeServerRecord(config.dataDir) : () => {};
@@ -41,7 +43,9 @@ const app = await buildApp({ config, drainDeadline: deadline.signal }).catch((er
   process.stderr.write(`agentport cannot start: ${err.message}\n`);
   process.exit(2);
 });
-process.on("unhandledRejection", (reason) => app.log.error({ err: reason }, "unhandled promise rejection: logged, still serving"));
+process.on("unhandledRejection", (reason) =>
+  app.log.error({ err: reason }, "unhandled promise rejection: logged, still serving"),
+);
 
 let address: string;
 try {
@@ -54,12 +58,15 @@ try {
   // A busy port is a setup problem, not a crash: one line, no record left behind, exit at once.
   forgetStarting();
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === "EADDRINUSE" ? `port ${config.port} is already in use; set PORT to a free port` : (err as Error).message;
+  const why =
+    code === "EADDRINUSE" ? `port ${config.port} is already in use; set PORT to a free port` : (err as Error).message;
   process.stderr.write(`agentport cannot listen on ${config.host}:${config.port}: ${why}\n`);
   await Promise.race([app.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
   process.exit(1);
 }
-const forgetRecord = embedded ? writeServerRecord(config.dataDir, address.replace("://0.0.0.0", "://127.0.0.1").replace("://[::]", "://127.0.0.1")) : () => {};
+const forgetRecord = embedded
+  ? writeServerRecord(config.dataDir, address.replace("://0.0.0.0", "://127.0.0.1").replace("://[::]", "://127.0.0.1"))
+  : () => {};
 const { count } = (await app.db.query<{ count: string }>("SELECT count(*)::text AS count FROM api_keys")).rows[0];
 app.log.info(
   { store: app.db.kind, blobStore: config.blob.kind, keys: Number(count) },

@@ -10,7 +10,10 @@ import { AjvCompiler } from "@fastify/ajv-compiler";
 import type { FastifySchemaCompiler } from "fastify";
 
 function compiler(coerceTypes: false | "array"): FastifySchemaCompiler<unknown> {
-  return AjvCompiler()({}, { customOptions: { coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false } }) as FastifySchemaCompiler<unknown>;
+  return AjvCompiler()(
+    {},
+    { customOptions: { coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false } },
+  ) as FastifySchemaCompiler<unknown>;
 }
 
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {

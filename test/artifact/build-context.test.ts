@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 /** The working tree's files, less what git ignores (node_modules, dist, local data), by path. */
 const repoFiles = (): Map<string, string> =>
   new Map(
-    execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate"], { encoding: "utf8" })
+    execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate"], {
+      encoding: "utf8",
+    })
       .split("\0")
       .filter((p) => p && existsSync(p))
       .map((p) => [p, p]),
@@ -47,7 +49,10 @@ describe("the image's build context (the second `up`: what rebuilds the image)",
     const files = contextFiles(repoFiles());
     expect(files).toContain("service/src/server.ts");
     const outside = files.filter(
-      (p) => !/^(package\.json|package-lock\.json|tsconfig\.json|scripts\/(build\.mjs|bundle-options\.mjs|pglite-template\.mjs|stage-image\.sh)|service\/src\/.+|service\/agents\.example\.yaml)$/.test(p),
+      (p) =>
+        !/^(package\.json|package-lock\.json|tsconfig\.json|scripts\/(build\.mjs|bundle-options\.mjs|pglite-template\.mjs|stage-image\.sh)|service\/src\/.+|service\/agents\.example\.yaml)$/.test(
+          p,
+        ),
     );
     expect(outside).toEqual([]);
   });
@@ -57,14 +62,32 @@ describe("the image's build context (the second `up`: what rebuilds the image)",
     const copies = DockerfileParser.parse(readFileSync("Dockerfile", "utf8"))
       .getInstructions()
       .filter((i): i is Copy => i.getKeyword() === "COPY" && !(i as Copy).getFromFlag());
-    const sources = copies.flatMap((c) => c.getArguments().slice(0, -1).map((a) => a.getValue().replace(/\/$/, "")));
+    const sources = copies.flatMap((c) =>
+      c
+        .getArguments()
+        .slice(0, -1)
+        .map((a) => a.getValue().replace(/\/$/, "")),
+    );
     expect(sources.length).toBeGreaterThan(3);
-    for (const source of sources) expect(files.some((f) => f === source || f.startsWith(`${source}/`)), source).toBe(true);
+    for (const source of sources)
+      expect(
+        files.some((f) => f === source || f.startsWith(`${source}/`)),
+        source,
+      ).toBe(true);
   });
 
   it("does not change for an edit to the README, docs, tests, infra, stacks, load tests, workflows or benchmarks", () => {
     const base = contextHash();
-    const elsewhere = ["README.md", "CHANGELOG.md", "Pulumi.yaml", "docs/spec/deployment.md", "test/service/provision-db.test.ts", "infra/index.ts", "stacks/Pulumi.prod-aws.yaml", ".github/workflows/preview.yml"];
+    const elsewhere = [
+      "README.md",
+      "CHANGELOG.md",
+      "Pulumi.yaml",
+      "docs/spec/deployment.md",
+      "test/service/provision-db.test.ts",
+      "infra/index.ts",
+      "stacks/Pulumi.prod-aws.yaml",
+      ".github/workflows/preview.yml",
+    ];
     for (const path of elsewhere) expect(contextHash(edited(path)), path).toBe(base);
     const anyTracked = (dir: string) => [...repoFiles().keys()].find((p) => p.startsWith(dir))!;
     for (const dir of ["loadtest/", "service/bench/", "scripts/"]) {
@@ -76,13 +99,22 @@ describe("the image's build context (the second `up`: what rebuilds the image)",
 
   it("changes for an edit to the service's code, its migrations, the lockfile or the build script", () => {
     const base = contextHash();
-    for (const path of ["service/src/server.ts", "package-lock.json", "scripts/build.mjs"]) expect(contextHash(edited(path)), path).not.toBe(base);
+    for (const path of ["service/src/server.ts", "package-lock.json", "scripts/build.mjs"])
+      expect(contextHash(edited(path)), path).not.toBe(base);
     expect(contextHash({ "service/src/store/migrations/9999_new.sql": "SELECT 1;\n" })).not.toBe(base);
   });
 
   it("is watched by the preview workflow: a pull request touching the image's sources or the Dockerfile is previewed", () => {
     const paths: string[] = parse(readFileSync(".github/workflows/preview.yml", "utf8")).on.pull_request.paths;
     const watched = (p: string) => paths.some((glob) => minimatch(p, glob, { dot: true }));
-    expect([...contextFiles(repoFiles()), "Dockerfile", ".dockerignore", "infra/index.ts", "stacks/Pulumi.local.yaml"].filter((p) => !watched(p))).toEqual([]);
+    expect(
+      [
+        ...contextFiles(repoFiles()),
+        "Dockerfile",
+        ".dockerignore",
+        "infra/index.ts",
+        "stacks/Pulumi.local.yaml",
+      ].filter((p) => !watched(p)),
+    ).toEqual([]);
   });
 });

@@ -12,7 +12,9 @@ describe("the Dockerfile", () => {
   const froms = dockerfile.getFROMs();
   const instructions = dockerfile.getInstructions();
   const finalFrom = froms[froms.length - 1];
-  const finalStage = instructions.slice(instructions.findIndex((i) => i.getRange().start.line === finalFrom.getRange().start.line));
+  const finalStage = instructions.slice(
+    instructions.findIndex((i) => i.getRange().start.line === finalFrom.getRange().start.line),
+  );
   const args = (i: Instruction) => i.getArgumentsContent() ?? "";
   const last = (keyword: string) => finalStage.filter((i) => i.getKeyword() === keyword).at(-1);
 
@@ -42,14 +44,21 @@ describe("the Dockerfile", () => {
   });
 
   it("stamps the build with a constant SOURCE_DATE_EPOCH (a commit's time would change every digest)", () => {
-    const globalArgs = instructions.slice(0, instructions.indexOf(froms[0])).filter((i) => i.getKeyword() === "ARG").map(args);
+    const globalArgs = instructions
+      .slice(0, instructions.indexOf(froms[0]))
+      .filter((i) => i.getKeyword() === "ARG")
+      .map(args);
     expect(globalArgs).toContain("SOURCE_DATE_EPOCH=0");
   });
 
   it("writes only under /tmp and carries the OCI labels", () => {
     expect(args(last("ENV")!)).toMatch(/DATA_DIR=\/tmp\//);
-    const labels = finalStage.filter((i) => i.getKeyword() === "LABEL").map(args).join(" ");
-    for (const key of ["source", "version", "revision", "licenses"]) expect(labels).toContain(`org.opencontainers.image.${key}=`);
+    const labels = finalStage
+      .filter((i) => i.getKeyword() === "LABEL")
+      .map(args)
+      .join(" ");
+    for (const key of ["source", "version", "revision", "licenses"])
+      expect(labels).toContain(`org.opencontainers.image.${key}=`);
   });
 });
 
@@ -84,8 +93,12 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
   });
 
   it("made its empty embedded store from the prebuilt template for its own PGlite version", () => {
-    const version = JSON.parse(readFileSync(`${stage.dir}/node_modules/@electric-sql/pglite/package.json`, "utf8")).version;
-    expect(readdirSync(stage.dir).filter((f) => f.endsWith("-datadir.tar.gz"))).toEqual([`pglite-${version}-datadir.tar.gz`]);
+    const version = JSON.parse(
+      readFileSync(`${stage.dir}/node_modules/@electric-sql/pglite/package.json`, "utf8"),
+    ).version;
+    expect(readdirSync(stage.dir).filter((f) => f.endsWith("-datadir.tar.gz"))).toEqual([
+      `pglite-${version}-datadir.tar.gz`,
+    ]);
     expect(server.output()).toContain("from the prebuilt template");
   });
 
@@ -93,10 +106,16 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
     const client = openaiClient(`${server.url}/v1`, secret);
     const models = (await client.models.list()).data.map((m) => m.id);
     expect(models).toContain("agentport/chat:latest");
-    const json = await client.chat.completions.create({ model: "agentport/synthetic-20", messages: [{ role: "user", content: "hi" }] });
+    const json = await client.chat.completions.create({
+      model: "agentport/synthetic-20",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(json.choices[0].finish_reason).toBe("stop");
     expect(json.usage!.completion_tokens).toBe(20);
-    const stream = client.chat.completions.stream({ model: "agentport/synthetic-20", messages: [{ role: "user", content: "hi" }] });
+    const stream = client.chat.completions.stream({
+      model: "agentport/synthetic-20",
+      messages: [{ role: "user", content: "hi" }],
+    });
     const done = await stream.finalChatCompletion();
     expect(done.choices[0].message.content!.length).toBeGreaterThan(0);
   });
@@ -110,12 +129,16 @@ describe(`the staged final stage, read-only, as ${asImageUser ? "uid 1000" : "th
   });
 
   it("counts per-key limits in Redis when REDIS_URL is set (its client is loaded only then)", async () => {
-    const limited = await startStaged(stage.dir, process.env.IMAGE_NODE, { REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_RPM: "2" });
+    const limited = await startStaged(stage.dir, process.env.IMAGE_NODE, {
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RATE_LIMIT_RPM: "2",
+    });
     try {
       const key = JSON.parse(await limited.keys("create", "--name", "limited", "--json")).secret;
       const ready = await (await fetch(`${limited.url}/health/ready`)).json();
       expect(ready).toMatchObject({ limits: "redis" });
-      const models = async () => (await fetch(`${limited.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
+      const models = async () =>
+        (await fetch(`${limited.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
       expect([await models(), await models(), await models()]).toEqual([200, 200, 429]);
     } finally {
       await limited.stop();

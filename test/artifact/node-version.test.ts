@@ -12,7 +12,9 @@ import { describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
 const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; devDependencies: Record<string, string> };
-const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(read("package-lock.json")) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 const shipped = pkg.devDependencies.node;
 
 describe("the Node the tests run on", () => {
@@ -34,7 +36,9 @@ describe("the Node the tests run on", () => {
     const floor = semver.minVersion(pkg.engines.node)!.version;
     const refusing = Object.entries(lock.packages).flatMap(([path, entry]) => {
       const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-      return path && range && !semver.satisfies(floor, range) ? [`${path.replace(/^.*node_modules\//, "")}@${entry.version}: ${range}`] : [];
+      return path && range && !semver.satisfies(floor, range)
+        ? [`${path.replace(/^.*node_modules\//, "")}@${entry.version}: ${range}`]
+        : [];
     });
     expect(refusing).toEqual([]);
     expect(semver.satisfies(shipped, pkg.engines.node)).toBe(true);

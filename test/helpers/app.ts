@@ -26,7 +26,12 @@ export async function buildTestApp(
   parts: Pick<AppOptions, "blobs" | "logger"> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"), LOG_LEVEL: "silent", ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"),
+    LOG_LEVEL: "silent",
+    ...env,
+  });
   const store = await openTestStore(kind);
   const app = await buildApp({ config, db: store.db, logger: false, ...parts });
   await app.ready();

@@ -48,7 +48,15 @@ export async function startS3(): Promise<Emulator> {
 export async function startAzurite(): Promise<Emulator> {
   const child: ChildProcess = spawn(
     AZURITE_BIN,
-    ["--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry"],
+    [
+      "--blobHost",
+      "127.0.0.1",
+      "--blobPort",
+      "0",
+      "--inMemoryPersistence",
+      "--skipApiVersionCheck",
+      "--disableTelemetry",
+    ],
     { stdio: ["ignore", "pipe", "pipe"], cwd: tmpdir() },
   );
   const url = await new Promise<string>((resolve, reject) => {

@@ -37,7 +37,8 @@ export class FailingBlobStore implements BlobStore {
     return this.inner.put(key, tap, opts);
   }
   get(key: string, range?: ByteRange) {
-    if (this.failGets) return Promise.reject(Object.assign(new Error("connect ECONNREFUSED storage"), { code: "ECONNREFUSED" }));
+    if (this.failGets)
+      return Promise.reject(Object.assign(new Error("connect ECONNREFUSED storage"), { code: "ECONNREFUSED" }));
     return this.inner.get(key, range);
   }
   async delete(key: string) {

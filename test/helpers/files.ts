@@ -16,7 +16,11 @@ export interface FilesTestApp extends TestApp {
   leftovers(): Promise<{ blobs: string[]; partials: string[]; rows: number; pending: number }>;
 }
 
-export async function buildFilesApp(kind: StoreKind, backend: Emulator, env: Record<string, string> = {}): Promise<FilesTestApp> {
+export async function buildFilesApp(
+  kind: StoreKind,
+  backend: Emulator,
+  env: Record<string, string> = {},
+): Promise<FilesTestApp> {
   const blobEnv = backend.env(`files-${process.pid}-${++n}`);
   const config = loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...blobEnv });
   const blobs = new FailingBlobStore(await createBlobStore(config.blob));

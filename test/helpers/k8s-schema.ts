@@ -13,13 +13,17 @@ type Json = unknown;
 export function unwrapSecrets(value: Json): Json {
   if (isSecretEnvelope(value)) return unwrapSecrets(value.value);
   if (Array.isArray(value)) return value.map(unwrapSecrets);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrapSecrets(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrapSecrets(v)]));
   return value;
 }
 
 /** Schema errors of one object (empty when valid), from the kubernetes-models class of its kind. */
 export async function schemaErrors(obj: { apiVersion: string; kind: string }): Promise<string[]> {
-  const mod = (await import(/* @vite-ignore */ `kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const mod = (await import(/* @vite-ignore */ `kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
   const Model = mod[obj.kind];
   try {
     new Model(obj).validate();
@@ -47,5 +51,7 @@ function walk(value: Json, type: string, path: string): string[] {
   const attributes = models[type]?.getAttributeTypeMap?.();
   if (!attributes || typeof value !== "object") return [];
   const fields = new Map(attributes.map((a) => [a.baseName, a.type]));
-  return Object.entries(value as object).flatMap(([k, v]) => (fields.has(k) ? walk(v, fields.get(k)!, `${path}.${k}`) : [`${path}.${k}`]));
+  return Object.entries(value as object).flatMap(([k, v]) =>
+    fields.has(k) ? walk(v, fields.get(k)!, `${path}.${k}`) : [`${path}.${k}`],
+  );
 }

@@ -16,7 +16,11 @@ export interface LlmTestApp {
   close(): Promise<void>;
 }
 
-export async function startLlmTestApp(agents: object[], env: Record<string, string> = {}, parts: Pick<AppOptions, "logger"> = {}): Promise<LlmTestApp> {
+export async function startLlmTestApp(
+  agents: object[],
+  env: Record<string, string> = {},
+  parts: Pick<AppOptions, "logger"> = {},
+): Promise<LlmTestApp> {
   const stub = await startUpstreamStub();
   const t = await buildTestApp("pglite", { AGENTS_FILE: agentsFileOf(agents), LLM_BASE_URL: stub.url, ...env }, parts);
   const baseURL = await listen(t.app);

@@ -34,7 +34,9 @@ export function firstText(result: unknown): string {
 }
 
 /** The JSON-RPC message of a POST reply, whether the server answered with JSON or an SSE stream. */
-export async function rpcBody(res: Response): Promise<{ result?: any; error?: { code: number; message: string; data?: any }; id?: unknown }> {
+export async function rpcBody(
+  res: Response,
+): Promise<{ result?: any; error?: { code: number; message: string; data?: any }; id?: unknown }> {
   const text = await res.text();
   if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) return JSON.parse(text);
   const data = text

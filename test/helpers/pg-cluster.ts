@@ -6,7 +6,16 @@
  * bounded.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,19 +23,24 @@ import pg from "pg";
 
 /** Directory holding initdb and pg_ctl: PATH first, then Debian's versioned layout. */
 export function pgBinDir(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":")) if (dir && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl"))) return dir;
+  for (const dir of (process.env.PATH ?? "").split(":"))
+    if (dir && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl"))) return dir;
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(root, versions[0], "bin") : undefined;
 }
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = createServer().once("error", reject).listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    const s = createServer()
+      .once("error", reject)
+      .listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      });
   });
 }
 
@@ -87,7 +101,11 @@ export class PgCluster {
     const user = clusterUser();
     if (user) chownSync(root, user.uid, user.gid);
     const cluster = new PgCluster(root, await freePort(), bin, user);
-    await cluster.exec("initdb", ["-D", cluster.dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"], 120_000);
+    await cluster.exec(
+      "initdb",
+      ["-D", cluster.dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
+      120_000,
+    );
     if (opts.tls) cluster.makeCertificates();
     await cluster.startServer();
     return cluster;
@@ -100,10 +118,16 @@ export class PgCluster {
   /** Starts the server on the same port and data; after kill() this is a restart with recovery. */
   async startServer(): Promise<void> {
     // fsync off: a test cluster need not survive a machine crash; a process crash (kill()) loses nothing, since committed WAL is in the page cache.
-    const tls = this.caFile ? ` -c ssl=on -c ssl_cert_file=${join(this.root, "server.crt")} -c ssl_key_file=${join(this.root, "server.key")}` : "";
+    const tls = this.caFile
+      ? ` -c ssl=on -c ssl_cert_file=${join(this.root, "server.crt")} -c ssl_key_file=${join(this.root, "server.key")}`
+      : "";
     const options = `-c listen_addresses=127.0.0.1 -p ${this.port} -k ${this.root} -c fsync=off -c full_page_writes=off${tls}`;
     // pg_ctl -w waits for the server to accept connections; spawn detached so it outlives nothing of ours.
-    await this.exec("pg_ctl", ["start", "-w", "-t", "60", "-D", this.dataDir, "-l", join(this.root, "server.log"), "-o", options], 90_000);
+    await this.exec(
+      "pg_ctl",
+      ["start", "-w", "-t", "60", "-D", this.dataDir, "-l", join(this.root, "server.log"), "-o", options],
+      90_000,
+    );
     await until(() => answers(this.url(), 2000), 30_000, "the private PostgreSQL did not accept connections");
   }
 
@@ -111,10 +135,51 @@ export class PgCluster {
   private makeCertificates(): void {
     const f = (name: string) => join(this.root, name);
     const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore", timeout: 30_000 });
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=agentport test CA", "-keyout", f("ca.key"), "-out", f("ca.crt"));
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", f("server.key"), "-out", f("server.csr"));
+    openssl(
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=agentport test CA",
+      "-keyout",
+      f("ca.key"),
+      "-out",
+      f("ca.crt"),
+    );
+    openssl(
+      "req",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-keyout",
+      f("server.key"),
+      "-out",
+      f("server.csr"),
+    );
     writeFileSync(f("san.ext"), "subjectAltName=IP:127.0.0.1\n");
-    openssl("x509", "-req", "-in", f("server.csr"), "-CA", f("ca.crt"), "-CAkey", f("ca.key"), "-CAcreateserial", "-days", "2", "-extfile", f("san.ext"), "-out", f("server.crt"));
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      f("server.csr"),
+      "-CA",
+      f("ca.crt"),
+      "-CAkey",
+      f("ca.key"),
+      "-CAcreateserial",
+      "-days",
+      "2",
+      "-extfile",
+      f("san.ext"),
+      "-out",
+      f("server.crt"),
+    );
     chmodSync(f("server.key"), 0o600);
     if (this.user) for (const name of ["server.key", "server.crt"]) chownSync(f(name), this.user.uid, this.user.gid);
     this.caFile = f("ca.crt");
@@ -154,7 +219,12 @@ export class PgCluster {
     await until(async () => pids.every((p) => !alive(p)), 15_000, "the killed PostgreSQL processes did not exit");
     // The dead postmaster may linger as a zombie until whoever adopted it reaps it, and the
     // next postmaster would take its lock files for a live server's: the owner is gone, drop it.
-    for (const lock of [join(this.dataDir, "postmaster.pid"), join(this.root, `.s.PGSQL.${this.port}.lock`), join(this.root, `.s.PGSQL.${this.port}`)]) rmSync(lock, { force: true });
+    for (const lock of [
+      join(this.dataDir, "postmaster.pid"),
+      join(this.root, `.s.PGSQL.${this.port}.lock`),
+      join(this.root, `.s.PGSQL.${this.port}`),
+    ])
+      rmSync(lock, { force: true });
   }
 
   /** Clients' packets go unanswered: every process of the cluster stops until heal(). */
@@ -174,7 +244,9 @@ export class PgCluster {
   /** Stops the server (immediately: nothing to keep) and removes its directory. */
   async remove(): Promise<void> {
     this.heal();
-    await this.exec("pg_ctl", ["stop", "-m", "immediate", "-w", "-t", "30", "-D", this.dataDir], 45_000).catch(() => this.kill().catch(() => {}));
+    await this.exec("pg_ctl", ["stop", "-m", "immediate", "-w", "-t", "30", "-D", this.dataDir], 45_000).catch(() =>
+      this.kill().catch(() => {}),
+    );
     rmSync(this.root, { recursive: true, force: true });
   }
 

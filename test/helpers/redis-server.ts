@@ -12,13 +12,26 @@ export interface PrivateRedis {
 
 /** Starts redis-server on `port` (no persistence) and waits, bounded, until it answers PING. */
 export async function startPrivateRedis(port: number): Promise<PrivateRedis> {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
   const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 500 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectTimeout: 500,
+  });
   probe.on("error", () => {});
   try {
     for (let i = 0; ; i++) {
-      const up = await probe.connect().then(() => probe.ping(), () => undefined);
+      const up = await probe.connect().then(
+        () => probe.ping(),
+        () => undefined,
+      );
       if (up === "PONG") break;
       if (i >= 100) throw new Error(`redis-server did not start on port ${port}`);
       await new Promise((r) => setTimeout(r, 50));

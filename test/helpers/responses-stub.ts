@@ -18,8 +18,22 @@ export function answerResponses(body: Record<string, unknown>, res: ServerRespon
   const text = `upstream: ${lastText(body.input)}`;
   const part = { type: "output_text", text, annotations: [] };
   const item = { type: "message", id: "msg_upstream", status: "completed", role: "assistant", content: [part] };
-  const head = { id: "resp_upstream", object: "response", created_at: 1, model: body.model, instructions: body.instructions ?? null, tools: body.tools ?? [], store: false, metadata: {} };
-  const done = { ...head, status: "completed", output: [item], usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } };
+  const head = {
+    id: "resp_upstream",
+    object: "response",
+    created_at: 1,
+    model: body.model,
+    instructions: body.instructions ?? null,
+    tools: body.tools ?? [],
+    store: false,
+    metadata: {},
+  };
+  const done = {
+    ...head,
+    status: "completed",
+    output: [item],
+    usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 },
+  };
   if (body.model === "responses-garble") {
     res.writeHead(200, { "content-type": "application/json" });
     return void res.end(JSON.stringify({ object: "list", data: [] }));
@@ -30,7 +44,8 @@ export function answerResponses(body: Record<string, unknown>, res: ServerRespon
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
   let seq = 0;
-  const send = (type: string, fields: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+  const send = (type: string, fields: object) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
   const progress = { ...head, status: "in_progress", output: [], usage: null };
   send("response.created", { response: progress });
   send("response.in_progress", { response: progress });

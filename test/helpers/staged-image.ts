@@ -51,11 +51,22 @@ export interface StagedServer {
 }
 
 /** Starts `node server.js` from the stage with only the environment the image sets, and `extraEnv`'s. */
-export async function startStaged(stage: string, node: string = process.execPath, extraEnv: Record<string, string> = {}): Promise<StagedServer> {
+export async function startStaged(
+  stage: string,
+  node: string = process.execPath,
+  extraEnv: Record<string, string> = {},
+): Promise<StagedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentport-image-data-"));
   const ids = asImageUser ? { uid: IMAGE_UID, gid: IMAGE_UID } : {};
   if (asImageUser) chownSync(dataDir, IMAGE_UID, IMAGE_UID);
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    DATA_DIR: dataDir,
+    ...extraEnv,
+  };
   const child = spawn(node, ["server.js"], { cwd: stage, env, ...ids, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d));
@@ -80,7 +91,8 @@ export async function startStaged(stage: string, node: string = process.execPath
     url,
     dataDir,
     output: () => out,
-    keys: async (...args) => (await run(node, ["keys.js", ...args], { cwd: stage, env, ...ids, timeout: 30_000 })).stdout,
+    keys: async (...args) =>
+      (await run(node, ["keys.js", ...args], { cwd: stage, env, ...ids, timeout: 30_000 })).stdout,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));

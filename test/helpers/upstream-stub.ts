@@ -46,16 +46,35 @@ export interface UpstreamStub {
 
 const UPSTREAM_ID = "chatcmpl-upstream-id";
 export const STUB_FINGERPRINT = "fp_stub_1";
-const head = (model: string, object: string) => ({ id: UPSTREAM_ID, object, created: 1, model, service_tier: "default", system_fingerprint: STUB_FINGERPRINT });
+const head = (model: string, object: string) => ({
+  id: UPSTREAM_ID,
+  object,
+  created: 1,
+  model,
+  service_tier: "default",
+  system_fingerprint: STUB_FINGERPRINT,
+});
 
-function chunk(model: string, delta: object, finish: string | null = null, index = 0, logprobs: object | null = null): string {
+function chunk(
+  model: string,
+  delta: object,
+  finish: string | null = null,
+  index = 0,
+  logprobs: object | null = null,
+): string {
   return `data: ${JSON.stringify({ ...head(model, "chat.completion.chunk"), choices: [{ index, delta, logprobs, finish_reason: finish }], usage: null })}\n\n`;
 }
 
 /** OpenAI's per-token log probabilities, with `top` alternatives each. */
 function logprobsOf(tokens: string[], top: number): object {
   const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token)] });
-  return { content: tokens.map((t, i) => ({ ...entry(t, -0.25 * (i + 1)), top_logprobs: Array.from({ length: top }, (_, k) => entry(`${t}~${k}`, -1 - k)) })), refusal: null };
+  return {
+    content: tokens.map((t, i) => ({
+      ...entry(t, -0.25 * (i + 1)),
+      top_logprobs: Array.from({ length: top }, (_, k) => entry(`${t}~${k}`, -1 - k)),
+    })),
+    refusal: null,
+  };
 }
 
 const REFUSAL = "I can't help with that.";
@@ -93,16 +112,32 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     const { code, retryAfter } = status;
     if (res.destroyed) return;
     res.writeHead(code, { "content-type": "application/json", ...(retryAfter ? { "retry-after": retryAfter } : {}) });
-    res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: "invalid_request_error", param: code === 400 ? "temperature" : null, code: code === 400 ? "invalid_value" : null } }));
+    res.end(
+      JSON.stringify({
+        error: {
+          message: `upstream says ${code}`,
+          type: "invalid_request_error",
+          param: code === 400 ? "temperature" : null,
+          code: code === 400 ? "invalid_value" : null,
+        },
+      }),
+    );
     return;
   }
   if (model === "fail") {
     res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: "Incorrect API key provided: sk-upstream-secret", type: "server_error", code: "boom" } }));
+    res.end(
+      JSON.stringify({
+        error: { message: "Incorrect API key provided: sk-upstream-secret", type: "server_error", code: "boom" },
+      }),
+    );
     return;
   }
   // Choice 0 echoes; each further choice says which it is.
-  const texts = Array.from({ length: Number(req.body.n ?? 1) }, (_, i) => `echo${i ? ` ${i + 1}` : ""}: ${lastUser(req.body)}`);
+  const texts = Array.from(
+    { length: Number(req.body.n ?? 1) },
+    (_, i) => `echo${i ? ` ${i + 1}` : ""}: ${lastUser(req.body)}`,
+  );
   const text = texts[0];
   const top = req.body.logprobs === true ? Number(req.body.top_logprobs ?? 0) : undefined;
   const words = (t: string) => t.split(/(?= )/);
@@ -110,7 +145,8 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
   if (model === "hang" && !stream) return;
   const toolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
   const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
-  const garbled = '{"id":"chatcmpl-garbled","choices":[{"index":0,"message":{"content":"never shown"},"delta":{"content":"never shown"}}]';
+  const garbled =
+    '{"id":"chatcmpl-garbled","choices":[{"index":0,"message":{"content":"never shown"},"delta":{"content":"never shown"}}]';
   if (!stream) {
     if (model === "garble") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -118,17 +154,37 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     }
     const choices =
       model === "tools"
-        ? [{ index: 0, message: { role: "assistant", content: null, refusal: null, tool_calls: [toolCall] }, logprobs: null, finish_reason: "tool_calls" }]
+        ? [
+            {
+              index: 0,
+              message: { role: "assistant", content: null, refusal: null, tool_calls: [toolCall] },
+              logprobs: null,
+              finish_reason: "tool_calls",
+            },
+          ]
         : model === "refuse"
-          ? [{ index: 0, message: { role: "assistant", content: null, refusal: REFUSAL }, logprobs: null, finish_reason: "stop" }]
-          : texts.map((t, index) => ({ index, message: { role: "assistant", content: t, refusal: null, annotations: [] }, logprobs: top === undefined ? null : logprobsOf(words(t), top), finish_reason: "stop" }));
+          ? [
+              {
+                index: 0,
+                message: { role: "assistant", content: null, refusal: REFUSAL },
+                logprobs: null,
+                finish_reason: "stop",
+              },
+            ]
+          : texts.map((t, index) => ({
+              index,
+              message: { role: "assistant", content: t, refusal: null, annotations: [] },
+              logprobs: top === undefined ? null : logprobsOf(words(t), top),
+              finish_reason: "stop",
+            }));
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ...head(model, "chat.completion"), choices, usage }));
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
   if (model === "silent") return void res.flushHeaders();
-  for (let i = 0; i < texts.length; i++) res.write(chunk(model, { role: "assistant", content: "", refusal: null }, null, i));
+  for (let i = 0; i < texts.length; i++)
+    res.write(chunk(model, { role: "assistant", content: "", refusal: null }, null, i));
   if (model === "hang") return;
   if (model === "refuse") {
     for (const part of words(REFUSAL)) res.write(chunk(model, { refusal: part }));
@@ -137,11 +193,17 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     // Several choices: their deltas interleave, one choice a chunk, as OpenAI sends them.
     const all = texts.map(words);
     for (let w = 0; w < Math.max(...all.map((x) => x.length)); w++) {
-      all.forEach((ws, i) => ws[w] !== undefined && res.write(chunk(model, { content: ws[w] }, null, i, top === undefined ? null : logprobsOf([ws[w]], top))));
+      all.forEach(
+        (ws, i) =>
+          ws[w] !== undefined &&
+          res.write(chunk(model, { content: ws[w] }, null, i, top === undefined ? null : logprobsOf([ws[w]], top))),
+      );
     }
     texts.forEach((_, i) => res.write(chunk(model, {}, "stop", i)));
   } else if (model === "tools") {
-    res.write(chunk(model, { tool_calls: [{ index: 0, ...toolCall, function: { name: "get_weather", arguments: "" } }] }));
+    res.write(
+      chunk(model, { tool_calls: [{ index: 0, ...toolCall, function: { name: "get_weather", arguments: "" } }] }),
+    );
     res.write(chunk(model, { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
     res.write(chunk(model, {}, "tool_calls"));
   } else {
@@ -155,10 +217,14 @@ async function answer(req: StubRequest, res: ServerResponse): Promise<void> {
     if (model === "flood") {
       const piece = "a".repeat(64 * 1024);
       res.write("data: ");
-      for (let sent = 0; sent < 1024 && !res.destroyed; sent++) await new Promise((written) => res.write(piece, written));
+      for (let sent = 0; sent < 1024 && !res.destroyed; sent++)
+        await new Promise((written) => res.write(piece, written));
       return void res.end();
     }
-    if (model === "overload") res.write(`data: ${JSON.stringify({ error: { message: "The server had an error: sk-upstream-secret", type: "server_error", code: "server_overloaded" } })}\n\n`);
+    if (model === "overload")
+      res.write(
+        `data: ${JSON.stringify({ error: { message: "The server had an error: sk-upstream-secret", type: "server_error", code: "server_overloaded" } })}\n\n`,
+      );
     if (model === "break") {
       // Cut the connection once the deltas are out, mid-response.
       res.write("", () => res.socket?.destroy());
@@ -177,7 +243,14 @@ function agentic(req: StubRequest): StubRequest {
   if (req.body.model !== "agentic") return req;
   const last = req.body.messages.at(-1);
   if (last?.role !== "tool") return { ...req, body: { ...req.body, model: "tools" } };
-  return { ...req, body: { ...req.body, model: "echo", messages: [...req.body.messages, { role: "user", content: `the tool said ${String(last.content)}` }] } };
+  return {
+    ...req,
+    body: {
+      ...req.body,
+      model: "echo",
+      messages: [...req.body.messages, { role: "user", content: `the tool said ${String(last.content)}` }],
+    },
+  };
 }
 
 export async function startUpstreamStub(): Promise<UpstreamStub> {
@@ -212,8 +285,10 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
         markAborted();
       }
     });
-    if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-")) return answerEmbeddings(record.body, res);
-    if (req.url?.endsWith("/responses") && !record.body.model.startsWith("status-")) return answerResponses(record.body, res);
+    if (req.url?.endsWith("/embeddings") && !record.body.model.startsWith("status-"))
+      return answerEmbeddings(record.body, res);
+    if (req.url?.endsWith("/responses") && !record.body.model.startsWith("status-"))
+      return answerResponses(record.body, res);
     await answer(agentic(record), res);
   });
   server.listen(0, "127.0.0.1");

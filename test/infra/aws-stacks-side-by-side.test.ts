@@ -11,14 +11,30 @@ interface JsonPlan {
 
 /** Each stack's program runs in a process of its own (the program runs once per process). */
 async function jsonPlan(stack: string): Promise<JsonPlan> {
-  const { stdout } = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stack", stack, "--json"], { maxBuffer: 64 * 1024 * 1024, timeout: 240_000 });
+  const { stdout } = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stack", stack, "--json"], {
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 240_000,
+  });
   return JSON.parse(stdout) as JsonPlan;
 }
 
 /** Inputs that name an AWS resource itself, unique per account (and region): a second stack setting the same value fails to create it. */
-const NAME_INPUTS = ["name", "namePrefix", "bucketPrefix", "identifier", "identifierPrefix", "replicationGroupId", "brokerName", "finalSnapshotIdentifier", "snapshotName"];
+const NAME_INPUTS = [
+  "name",
+  "namePrefix",
+  "bucketPrefix",
+  "identifier",
+  "identifierPrefix",
+  "replicationGroupId",
+  "brokerName",
+  "finalSnapshotIdentifier",
+  "snapshotName",
+];
 /** Inputs that are a resource's own name only on these types (elsewhere they reference another resource). */
-const OWN_NAME_BY_TYPE: Record<string, string[]> = { "aws:s3/bucket:Bucket": ["bucket"], "aws:docdb/cluster:Cluster": ["clusterIdentifier"] };
+const OWN_NAME_BY_TYPE: Record<string, string[]> = {
+  "aws:s3/bucket:Bucket": ["bucket"],
+  "aws:docdb/cluster:Cluster": ["clusterIdentifier"],
+};
 /** Names scoped inside another resource (a role's or user's inline policy), not the account. */
 const SCOPED_TYPES = new Set(["aws:iam/rolePolicy:RolePolicy", "aws:iam/userPolicy:UserPolicy"]);
 

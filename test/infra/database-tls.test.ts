@@ -17,11 +17,17 @@ describe("TLS from the API service to a managed PostgreSQL", () => {
   afterAll(() => cluster?.remove());
 
   const connect = async (query: string) => {
-    const client = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${cluster.port}/postgres${query}`, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: `postgresql://postgres@127.0.0.1:${cluster.port}/postgres${query}`,
+      connectionTimeoutMillis: 10_000,
+    });
     client.on("error", () => {});
     try {
       await client.connect();
-      return (await client.query<{ ssl: boolean }>("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")).rows[0].ssl ? "tls" : "plain";
+      return (await client.query<{ ssl: boolean }>("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")).rows[0]
+        .ssl
+        ? "tls"
+        : "plain";
     } catch (err) {
       return `refused: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
     } finally {
@@ -36,7 +42,9 @@ describe("TLS from the API service to a managed PostgreSQL", () => {
   });
 
   it("without the CA (the old sslmode=require, or Azure's query on AWS) the server is refused", async () => {
-    expect(await connect("?sslmode=require")).toMatch(/^refused: (SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/);
+    expect(await connect("?sslmode=require")).toMatch(
+      /^refused: (SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/,
+    );
     expect(await connect(verifiedTlsQuery("azure"))).toMatch(/^refused: /);
   });
 

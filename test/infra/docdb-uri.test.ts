@@ -7,7 +7,9 @@ const login = { username: "platform", password: "p@ss/word", database: "platform
 
 describe("DocumentDB's URI (the platform's pods verify TLS against the CA the stack names)", () => {
   it("names the Amazon RDS CA file the stack says the pods have, and verifies TLS against it", () => {
-    const uri = new URL(docdbUri("docdb.cluster-x.ap-northeast-1.docdb.amazonaws.com", login, "/etc/agentport-ca/aws-rds.pem"));
+    const uri = new URL(
+      docdbUri("docdb.cluster-x.ap-northeast-1.docdb.amazonaws.com", login, "/etc/agentport-ca/aws-rds.pem"),
+    );
     expect(uri.searchParams.get("tls")).toBe("true");
     expect(uri.searchParams.get("tlsCAFile")).toBe("/etc/agentport-ca/aws-rds.pem");
     expect(uri.searchParams.get("replicaSet")).toBe("rs0");

@@ -22,7 +22,11 @@ describe("stack limits for the load test", () => {
   });
 
   it("reads the stack's own timeouts and body limits", () => {
-    expect(loadStackLimits("local")).toMatchObject({ readTimeoutMs: 60000, writeTimeoutMs: 60000, connectTimeoutMs: 180000 });
+    expect(loadStackLimits("local")).toMatchObject({
+      readTimeoutMs: 60000,
+      writeTimeoutMs: 60000,
+      connectTimeoutMs: 180000,
+    });
     expect(loadStackLimits("onprem")).toMatchObject({ fileMaxBytes: 1024 ** 3, maxBodyBytes: 1100 * 1024 ** 2 });
   });
 
@@ -43,7 +47,14 @@ describe("stack limits for the load test", () => {
   });
 
   it("derives a heartbeat below the read timeout when the stack sets a short one", () => {
-    const dir = variant("tight", (y) => y.replace('read-timeout: "60000"', 'read-timeout: "8000"').replace("  agentport:storage:", "  agentport:gateway:\n    env:\n      client_body_buffer_size: 64k\n  agentport:storage:"));
+    const dir = variant("tight", (y) =>
+      y
+        .replace('read-timeout: "60000"', 'read-timeout: "8000"')
+        .replace(
+          "  agentport:storage:",
+          "  agentport:gateway:\n    env:\n      client_body_buffer_size: 64k\n  agentport:storage:",
+        ),
+    );
     const limits = loadStackLimits("tight", dir);
     expect(limits.heartbeatSeconds).toBe(4);
     expect(limits.clientBodyBufferBytes).toBe(65536);
@@ -60,17 +71,29 @@ describe("stack limits for the load test", () => {
     expect(s.serviceAnnotations["konghq.com/read-timeout"]).toBe(String(limits.readTimeoutMs));
     expect(s.serviceAnnotations["konghq.com/connect-timeout"]).toBe(String(limits.connectTimeoutMs));
     expect(s.serviceAnnotations["konghq.com/write-timeout"]).toBe(String(limits.writeTimeoutMs));
-    expect(s.ingressAnnotations).toMatchObject({ "konghq.com/request-buffering": "false", "konghq.com/response-buffering": "false" });
-    expect(Object.keys(s.ingressAnnotations).filter((k) => k.startsWith("nginx.") || k.endsWith("-timeout"))).toEqual([]);
+    expect(s.ingressAnnotations).toMatchObject({
+      "konghq.com/request-buffering": "false",
+      "konghq.com/response-buffering": "false",
+    });
+    expect(Object.keys(s.ingressAnnotations).filter((k) => k.startsWith("nginx.") || k.endsWith("-timeout"))).toEqual(
+      [],
+    );
   });
 
   it("writes ingress-nginx annotations, on the Ingress, only for an nginx class", () => {
     const spec = specOf("local");
     const limits = loadStackLimits("local");
-    const nginx = serviceSettings({ ...spec, api: { ...spec.api, ingressClassName: "nginx", annotationPrefix: "nginx.ingress.kubernetes.io" } });
+    const nginx = serviceSettings({
+      ...spec,
+      api: { ...spec.api, ingressClassName: "nginx", annotationPrefix: "nginx.ingress.kubernetes.io" },
+    });
     expect(nginx.serviceAnnotations).toEqual({});
-    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]).toBe(String(limits.readTimeoutMs / 1000));
-    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/client-body-buffer-size"]).toBe(limits.clientBodyBufferSize);
+    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]).toBe(
+      String(limits.readTimeoutMs / 1000),
+    );
+    expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/client-body-buffer-size"]).toBe(
+      limits.clientBodyBufferSize,
+    );
     expect(nginx.ingressAnnotations["nginx.ingress.kubernetes.io/proxy-buffering"]).toBe("off");
   });
 

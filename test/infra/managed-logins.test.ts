@@ -18,9 +18,20 @@ describe("managed services and their logins, from the stack", () => {
     const spec = specOf("prod-aws");
     const logins = managedLogins(spec, secrets);
     expect(Object.keys(logins).sort()).toEqual(["cache", "docdb", "mq", "sqldb", "vectordb"]);
-    expect(logins.sqldb).toMatchObject({ username: spec.sqldb.global.sqldb.auth.username, database: spec.sqldb.global.sqldb.auth.database, password: secrets.sqldbPassword });
-    expect(logins.vectordb).toMatchObject({ username: spec.vectordb.postgresql.username, database: spec.vectordb.postgresql.database });
-    expect(logins.docdb).toMatchObject({ username: spec.docdb.auth.usernames[0], database: spec.docdb.auth.databases[0], password: secrets.docdbPasswords[0] });
+    expect(logins.sqldb).toMatchObject({
+      username: spec.sqldb.global.sqldb.auth.username,
+      database: spec.sqldb.global.sqldb.auth.database,
+      password: secrets.sqldbPassword,
+    });
+    expect(logins.vectordb).toMatchObject({
+      username: spec.vectordb.postgresql.username,
+      database: spec.vectordb.postgresql.database,
+    });
+    expect(logins.docdb).toMatchObject({
+      username: spec.docdb.auth.usernames[0],
+      database: spec.docdb.auth.databases[0],
+      password: secrets.docdbPasswords[0],
+    });
     expect(logins.mq).toMatchObject({ username: spec.mq.auth.username, password: secrets.mqPassword });
   });
 

@@ -11,9 +11,17 @@ describe("the API certificate copied from api.tlsSourceNamespace (onprem)", () =
   it("refuses a TLS Secret without a key, or whose certificate does not name the API host", async () => {
     expect(tlsSecretProblem({ "tls.crt": "x" }, "api.example.com")).toBe("holds no tls.crt and tls.key");
     const dir = mkdtempSync(join(tmpdir(), "stacks-"));
-    const stack = readFileSync(join(STACKS_DIR, "Pulumi.onprem.yaml"), "utf8").replace("  agentport:api:\n", "  agentport:api:\n    host: api.elsewhere.example.net\n");
+    const stack = readFileSync(join(STACKS_DIR, "Pulumi.onprem.yaml"), "utf8").replace(
+      "  agentport:api:\n",
+      "  agentport:api:\n    host: api.elsewhere.example.net\n",
+    );
     writeFileSync(join(dir, "Pulumi.elsewhere.yaml"), stack);
-    const error = await runPlan("elsewhere", dir).then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toMatch(/the TLS Secret platform\/corp-wildcard-tls \(api\.tls, copied from api\.tlsSourceNamespace\) names \*\.agents\.corp\.example\.com, agents\.corp\.example\.com, not the API host api\.elsewhere\.example\.net/);
+    const error = await runPlan("elsewhere", dir).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      /the TLS Secret platform\/corp-wildcard-tls \(api\.tls, copied from api\.tlsSourceNamespace\) names \*\.agents\.corp\.example\.com, agents\.corp\.example\.com, not the API host api\.elsewhere\.example\.net/,
+    );
   }, 120_000);
 });

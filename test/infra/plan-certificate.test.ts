@@ -16,12 +16,17 @@ describe("the load balancer's ACM certificate must cover the API host (AWS)", ()
 
   it("stops the run with a clear error when the certificate does not name the API host", async () => {
     const dir = mkdtempSync(join(tmpdir(), "stacks-"));
-    const stack = readFileSync(join(STACKS_DIR, "Pulumi.prod-aws.yaml"), "utf8").replace("  agentport:api:\n", "  agentport:api:\n    host: api.other-domain.example.net\n");
+    const stack = readFileSync(join(STACKS_DIR, "Pulumi.prod-aws.yaml"), "utf8").replace(
+      "  agentport:api:\n",
+      "  agentport:api:\n    host: api.other-domain.example.net\n",
+    );
     writeFileSync(join(dir, "Pulumi.elsewhere.yaml"), stack);
     const error = await runPlan("elsewhere", dir).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
-    expect(error?.message).toMatch(/names agents\.example\.com, agents\.example\.com, \*\.agents\.example\.com, not the API host api\.other-domain\.example\.net/);
+    expect(error?.message).toMatch(
+      /names agents\.example\.com, agents\.example\.com, \*\.agents\.example\.com, not the API host api\.other-domain\.example\.net/,
+    );
   }, 120_000);
 });

@@ -6,7 +6,9 @@ import { STANDIN_PREFIX } from "../../infra/stack/sensitive.js";
 import { loadStackLimits } from "../../infra/limits.js";
 import { schemaErrors, unknownFields, unwrapSecrets } from "../helpers/k8s-schema.js";
 
-export async function planFor(stack: string): Promise<{ plan: Plan; text: string; values: Record<string, unknown>; valuesSecret: boolean }> {
+export async function planFor(
+  stack: string,
+): Promise<{ plan: Plan; text: string; values: Record<string, unknown>; valuesSecret: boolean }> {
   const plan = await runPlan(stack);
   const rv = releaseValues(plan);
   if (!rv) throw new Error("no platform release in the plan");
@@ -21,7 +23,8 @@ export function plaintextSecrets(value: unknown, secrets: Set<string>, path = ""
     return [...secrets].some((s) => value.includes(s)) ? [path] : [];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => plaintextSecrets(v, secrets, `${path}[${i}]`));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => plaintextSecrets(v, secrets, `${path}.${k}`));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => plaintextSecrets(v, secrets, `${path}.${k}`));
   return [];
 }
 
@@ -38,7 +41,9 @@ export function expectNoPlaintextSecrets(plan: Plan): void {
 export const types = (plan: Plan) => plan.resources.map((r) => r.type);
 
 /** Every Kubernetes object the program declares itself (the Helm chart renders its own). */
-export function kubernetesObjects(plan: Plan): Array<{ name: string; obj: { apiVersion: string; kind: string } & Record<string, any> }> {
+export function kubernetesObjects(
+  plan: Plan,
+): Array<{ name: string; obj: { apiVersion: string; kind: string } & Record<string, any> }> {
   return plan.resources
     .filter((r) => r.type.startsWith("kubernetes:") && !r.type.startsWith("kubernetes:helm.sh"))
     .map((r) => ({ name: r.name, obj: unwrapSecrets(r.inputs) as { apiVersion: string; kind: string } }));
@@ -76,11 +81,19 @@ export function expectApiObjectsDeployable(plan: Plan, stack: string): void {
   expect(Object.keys(ingress).filter((k) => k.startsWith("nginx.") || k.endsWith("-timeout"))).toEqual([]);
 
   const pod = deployment.spec.template.spec;
-  expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: "RuntimeDefault" } });
+  expect(pod.securityContext).toMatchObject({
+    runAsNonRoot: true,
+    runAsUser: 1000,
+    seccompProfile: { type: "RuntimeDefault" },
+  });
   expect(pod.automountServiceAccountToken).toBe(false);
   expect(pod.topologySpreadConstraints[0].topologyKey).toBe("kubernetes.io/hostname");
   const container = pod.containers[0];
-  expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+  expect(container.securityContext).toMatchObject({
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ["ALL"] },
+  });
   expect(container.lifecycle.preStop).toEqual({ sleep: { seconds: expect.any(Number) } });
   expect(one("NetworkPolicy").spec.policyTypes).toEqual(["Ingress"]);
 }
@@ -117,11 +130,17 @@ export function expectProtected(plan: Plan, stateful: string[]): void {
 export function expectEcrBuiltImage(plan: Plan): void {
   const built = plan.resources.find((x) => x.type === "docker-build:index:Image")!;
   const repo = plan.resources.find((x) => x.type === "aws:ecr/repository:Repository")!;
-  expect(repo.inputs).toMatchObject({ name: `agentport/${plan.stack}/api`, imageScanningConfiguration: { scanOnPush: true }, forceDelete: false });
+  expect(repo.inputs).toMatchObject({
+    name: `agentport/${plan.stack}/api`,
+    imageScanningConfiguration: { scanOnPush: true },
+    forceDelete: false,
+  });
   const tag = (built.inputs.tags as string[])[0];
   // Tags are immutable except the build's marker tag, which a rebuild must be able to move.
   expect(repo.inputs.imageTagMutability).toBe("IMMUTABLE_WITH_EXCLUSION");
-  expect(repo.inputs.imageTagMutabilityExclusionFilters).toEqual([{ filter: tag.split(":").pop(), filterType: "WILDCARD" }]);
+  expect(repo.inputs.imageTagMutabilityExclusionFilters).toEqual([
+    { filter: tag.split(":").pop(), filterType: "WILDCARD" },
+  ]);
   expect(tag).toMatch(new RegExp(`^\\d+\\.dkr\\.ecr\\.ap-northeast-1\\.amazonaws\\.com/agentport/${plan.stack}/api:`));
   expect(built.inputs.push).toBe(true);
   expect(expectPinnedApiImage(plan)).toMatch(new RegExp(`^${tag.replaceAll(".", "\\.")}@sha256:[0-9a-f]{64}$`));
@@ -184,7 +203,9 @@ export function expectApiIrsa(plan: Plan): void {
   const sa = objects.find((o) => o.obj.kind === "ServiceAccount")!.obj;
   expect(sa.metadata.name).toBe("agentport-api");
   expect(sa.metadata.annotations["eks.amazonaws.com/role-arn"]).toBeTruthy();
-  expect(objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec.serviceAccountName).toBe("agentport-api");
+  expect(objects.find((o) => o.obj.kind === "Deployment")!.obj.spec.template.spec.serviceAccountName).toBe(
+    "agentport-api",
+  );
   const env = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-env")!.obj.stringData;
   expect(Object.keys(env).filter((k) => k.startsWith("S3_ACCESS") || k.startsWith("S3_SECRET"))).toEqual([]);
 }

@@ -6,7 +6,10 @@ const run = promisify(execFile);
 
 describe("npm run plan -- --json", () => {
   it("prints the whole plan as one JSON document: inputs masked, options, outputs", async () => {
-    const { stdout } = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stack", "prod-aws", "--json"], { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    const { stdout } = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stack", "prod-aws", "--json"], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+    });
     const plan = JSON.parse(stdout);
     expect(plan.stack).toBe("prod-aws");
     const rds = plan.resources.find((r: { type: string }) => r.type === "aws:rds/instance:Instance");
@@ -21,7 +24,9 @@ describe("npm run plan -- --json", () => {
   }, 150_000);
 
   it("refuses an unknown flag with the usage and exit code 2", async () => {
-    const err = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stak", "local"]).catch((e: { code: number; stderr: string }) => e);
+    const err = await run("node", ["--import", "tsx", "infra/plan/cli.ts", "--stak", "local"]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((err as { code: number }).code).toBe(2);
     expect((err as { stderr: string }).stderr).toContain("usage: npm run plan");
   }, 60_000);

@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectApiObjectsDeployable, expectImageBeforeRelease, expectPinnedApiImage, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, kubernetesObjects, planFor, types } from "./plan-helpers.js";
+import {
+  expectApiObjectsDeployable,
+  expectImageBeforeRelease,
+  expectPinnedApiImage,
+  expectValidKubernetesObjects,
+  at,
+  expectNoPlaintextSecrets,
+  kubernetesObjects,
+  planFor,
+  types,
+} from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import type { PolicyInput } from "../../infra/policy/resource.js";
 import { mutated, policyInputs } from "./policy-inputs.js";
@@ -31,7 +41,8 @@ describe("plan: local (everything in-cluster)", () => {
   it("creates no cloud resources and runs every data service in the cluster", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);
     for (const svc of ["sqldb", "cache", "docdb", "mq", "vectordb"]) expect(at(r.values, `${svc}.enabled`)).toBe(true);
-    for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"]) expect(at(r.values, `${ext}.enabled`)).toBe(false);
+    for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"])
+      expect(at(r.values, `${ext}.enabled`)).toBe(false);
   });
   it("turns the in-cluster objstore on with path-style S3 for the service", () => {
     expect(at(r.values, "storage.provider")).toBe("Minio");
@@ -58,11 +69,27 @@ describe("plan: local (everything in-cluster)", () => {
     expect(evaluate(policyInputs(r.plan))).toEqual([]);
   });
   /** What the pack reports once one resource of the plan is changed. */
-  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) => evaluate(mutated(policyInputs(r.plan), type, name, change));
+  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) =>
+    evaluate(mutated(policyInputs(r.plan), type, name, change));
   it.each([
-    ["a short objstore access key", "storage.secret.objstore.ACCESS_KEY_ID", "x".repeat(19), /values\.storage\.secret\.objstore\.ACCESS_KEY_ID is 19 characters; the reference suggests at least 20/],
-    ["a short objstore secret key", "storage.secret.objstore.SECRET_ACCESS_KEY", "x".repeat(39), /SECRET_ACCESS_KEY is 39 characters; the reference suggests at least 40/],
-    ["a placeholder in a secure value, in any case", "llm.secretKeys.direct.API_KEY", "<Replace_With_Your_API_Key>", /values\.llm\.secretKeys\.direct\.API_KEY holds a package placeholder/],
+    [
+      "a short objstore access key",
+      "storage.secret.objstore.ACCESS_KEY_ID",
+      "x".repeat(19),
+      /values\.storage\.secret\.objstore\.ACCESS_KEY_ID is 19 characters; the reference suggests at least 20/,
+    ],
+    [
+      "a short objstore secret key",
+      "storage.secret.objstore.SECRET_ACCESS_KEY",
+      "x".repeat(39),
+      /SECRET_ACCESS_KEY is 39 characters; the reference suggests at least 40/,
+    ],
+    [
+      "a placeholder in a secure value, in any case",
+      "llm.secretKeys.direct.API_KEY",
+      "<Replace_With_Your_API_Key>",
+      /values\.llm\.secretKeys\.direct\.API_KEY holds a package placeholder/,
+    ],
   ])("refuses %s in the chart's values, naming the release", (_what, path, value, message) => {
     const found = refusals("kubernetes:helm.sh/v3:Release", "platform-chart", (x) => {
       const keys = path.split(".");

@@ -13,11 +13,22 @@ import { STACKS_DIR } from "../../infra/limits.js";
 import { loadStackSpec } from "../../infra/stack/load.js";
 import { at, types } from "./plan-helpers.js";
 
-const BUCKETS = { BUCKET: "corp-agents-main", PUBLIC_BUCKET: "corp-agents-public", EXPORT_PROJECT_BUCKET: "corp-agents-export", ULTRON_BUCKET: "corp-agents-ultron" };
+const BUCKETS = {
+  BUCKET: "corp-agents-main",
+  PUBLIC_BUCKET: "corp-agents-public",
+  EXPORT_PROJECT_BUCKET: "corp-agents-export",
+  ULTRON_BUCKET: "corp-agents-ultron",
+};
 const STORAGE = {
   provider: "S3",
   existingBuckets: true,
-  secret: { cloudb: { ACCESS_KEY_ID: { secure: "v1:set-with-pulumi-config-set-secret" }, SECRET_ACCESS_KEY: { secure: "v1:set-with-pulumi-config-set-secret" }, ...BUCKETS } },
+  secret: {
+    cloudb: {
+      ACCESS_KEY_ID: { secure: "v1:set-with-pulumi-config-set-secret" },
+      SECRET_ACCESS_KEY: { secure: "v1:set-with-pulumi-config-set-secret" },
+      ...BUCKETS,
+    },
+  },
 };
 
 /** The onprem stack file with `agentport:storage` replaced and the objstore gone. */
@@ -56,6 +67,8 @@ describe("plan: onprem with existing S3 buckets", () => {
   it("is refused with the keys missing, naming them (no IAM user can be made off AWS)", () => {
     const dir = mkdtempSync(join(tmpdir(), "stacks-"));
     writeFileSync(join(dir, "Pulumi.onprem-s3.yaml"), onpremWith({ ...STORAGE, secret: { cloudb: BUCKETS } }));
-    expect(() => loadStackSpec("onprem-s3", dir)).toThrow(/storage\.secret\.cloudb\.ACCESS_KEY_ID[\s\S]*storage\.secret\.cloudb\.SECRET_ACCESS_KEY/);
+    expect(() => loadStackSpec("onprem-s3", dir)).toThrow(
+      /storage\.secret\.cloudb\.ACCESS_KEY_ID[\s\S]*storage\.secret\.cloudb\.SECRET_ACCESS_KEY/,
+    );
   });
 });

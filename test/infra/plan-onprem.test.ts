@@ -1,5 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectPinnedApiImage, kubernetesObjects, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import {
+  expectPinnedApiImage,
+  kubernetesObjects,
+  expectApiObjectsDeployable,
+  expectValidKubernetesObjects,
+  at,
+  expectNoPlaintextSecrets,
+  planFor,
+  types,
+} from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import { policyInputs } from "./policy-inputs.js";
 
@@ -22,16 +31,24 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
     expect(expectPinnedApiImage(r.plan)).toMatch(/^registry\.corp\.example\.internal\/agentport@sha256:[0-9a-f]{64}$/);
     const deployment = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Deployment")!.obj;
     expect(deployment.spec.template.spec.imagePullSecrets).toEqual([{ name: "api-pull" }]);
-    expect(JSON.parse(kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj.stringData[".dockerconfigjson"]).auths).toHaveProperty(["registry.corp.example.internal"]);
+    expect(
+      JSON.parse(kubernetesObjects(r.plan).find((o) => o.name === "api-pull")!.obj.stringData[".dockerconfigjson"])
+        .auths,
+    ).toHaveProperty(["registry.corp.example.internal"]);
   });
   it("copies the corporate certificate the API's Ingress names from the platform's namespace on every run", () => {
     const ingress = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Ingress")!.obj;
     const copy = kubernetesObjects(r.plan).find((o) => o.name === "api-tls-corp-wildcard-tls")!.obj;
     expect(ingress.spec.tls).toEqual([{ secretName: "corp-wildcard-tls", hosts: ["api.agents.corp.example.com"] }]);
-    expect(copy).toMatchObject({ type: "kubernetes.io/tls", metadata: { name: "corp-wildcard-tls", namespace: ingress.metadata.namespace } });
+    expect(copy).toMatchObject({
+      type: "kubernetes.io/tls",
+      metadata: { name: "corp-wildcard-tls", namespace: ingress.metadata.namespace },
+    });
     expect(Object.keys(copy.data).sort()).toEqual(["tls.crt", "tls.key"]);
     // The source is read, not owned: no resource of the plan is the platform's Secret.
-    expect(r.plan.resources.filter((x) => x.type === "kubernetes:core/v1:Secret" && x.name.startsWith("api-tls-source"))).toEqual([]);
+    expect(
+      r.plan.resources.filter((x) => x.type === "kubernetes:core/v1:Secret" && x.name.startsWith("api-tls-source")),
+    ).toEqual([]);
   });
   it("fills the external* groups from config and switches every in-cluster data service off", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);

@@ -1,5 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectApiIrsa, expectApiOwnDbRole, expectEcrBuiltImage, expectRdsTls, expectProtected, optionsOf, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import {
+  expectApiIrsa,
+  expectApiOwnDbRole,
+  expectEcrBuiltImage,
+  expectRdsTls,
+  expectProtected,
+  optionsOf,
+  expectApiObjectsDeployable,
+  expectValidKubernetesObjects,
+  at,
+  expectNoPlaintextSecrets,
+  planFor,
+  types,
+} from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import type { PolicyInput } from "../../infra/policy/resource.js";
 import { mutated, policyInputs } from "./policy-inputs.js";
@@ -26,19 +39,28 @@ describe("plan: prod-aws", () => {
     expectApiOwnDbRole(r.plan);
   });
   it("aborts incomplete multipart uploads in every bucket (a failed abort leaves no billed parts)", () => {
-    const rules = r.plan.resources.filter((x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
+    const rules = r.plan.resources.filter(
+      (x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration",
+    );
     expect(rules).toHaveLength(4);
-    for (const rule of rules) expect((rule.inputs.rules as Array<{ abortIncompleteMultipartUpload: unknown }>)[0].abortIncompleteMultipartUpload).toEqual({ daysAfterInitiation: 1 });
+    for (const rule of rules)
+      expect(
+        (rule.inputs.rules as Array<{ abortIncompleteMultipartUpload: unknown }>)[0].abortIncompleteMultipartUpload,
+      ).toEqual({ daysAfterInitiation: 1 });
   });
   it("expires noncurrent object versions in every bucket beside the multipart rule, once versioning is on", () => {
-    const rules = r.plan.resources.filter((x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
+    const rules = r.plan.resources.filter(
+      (x) => x.type === "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration",
+    );
     for (const rule of rules) {
       expect((rule.inputs.rules as Array<Record<string, unknown>>)[1]).toMatchObject({
         status: "Enabled",
         noncurrentVersionExpiration: { noncurrentDays: 30 },
         expiration: { expiredObjectDeleteMarker: true },
       });
-      expect(optionsOf(r.plan, rule.type, rule.name).dependsOn).toEqual([rule.name.replace(/-lifecycle$/, "-versioning")]);
+      expect(optionsOf(r.plan, rule.type, rule.name).dependsOn).toEqual([
+        rule.name.replace(/-lifecycle$/, "-versioning"),
+      ]);
     }
   });
   it("keeps daily ElastiCache snapshots for the stack's retention, and a final one on delete", () => {
@@ -56,11 +78,21 @@ describe("plan: prod-aws", () => {
       "aws:s3/bucket:Bucket",
       "aws:ecr/repository:Repository",
     ]);
-    const rds = r.plan.resources.filter((x) => x.type === "aws:rds/instance:Instance").map((x) => x.inputs.finalSnapshotIdentifier as string);
-    expect(rds).toEqual([expect.stringMatching(/^data-sqldb-prod-aws-final-[0-9a-f]{8}$/), expect.stringMatching(/^data-vectordb-prod-aws-final-[0-9a-f]{8}$/)]);
+    const rds = r.plan.resources
+      .filter((x) => x.type === "aws:rds/instance:Instance")
+      .map((x) => x.inputs.finalSnapshotIdentifier as string);
+    expect(rds).toEqual([
+      expect.stringMatching(/^data-sqldb-prod-aws-final-[0-9a-f]{8}$/),
+      expect.stringMatching(/^data-vectordb-prod-aws-final-[0-9a-f]{8}$/),
+    ]);
   });
   it("starts the platform release only once the DocumentDB instances exist and the API image is built", () => {
-    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn).toEqual(["data-docdb-0", "data-docdb-1", "data-docdb-2", "api-image"]);
+    expect(optionsOf(r.plan, "kubernetes:helm.sh/v3:Release", "platform-chart").dependsOn).toEqual([
+      "data-docdb-0",
+      "data-docdb-1",
+      "data-docdb-2",
+      "api-image",
+    ]);
   });
   it("gives Amazon MQ a consumer_timeout for long agent runs (its maximum), through a broker configuration", () => {
     const config = r.plan.resources.find((x) => x.type === "aws:mq/configuration:Configuration")!;
@@ -89,14 +121,21 @@ describe("plan: prod-aws", () => {
   });
   it("ships the stack's agents to the pods as a ConfigMap the service reads, and exposes only /v1 and /mcp", () => {
     // Plan inputs are untyped JSON: read them as such.
-    const inputsOf = (type: string, name = "") => r.plan.resources.find((x) => x.type === type && x.name.includes(name))!.inputs as any;
+    const inputsOf = (type: string, name = "") =>
+      r.plan.resources.find((x) => x.type === type && x.name.includes(name))!.inputs as any;
     const agents = JSON.parse(inputsOf("kubernetes:core/v1:ConfigMap", "api-agents").data["agents.json"]);
     expect(agents.agents.map((a: { id: string }) => a.id)).toEqual(["support", "docs"]);
     const deployment = inputsOf("kubernetes:apps/v1:Deployment");
     const pod = deployment.spec.template.spec;
-    const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    const env = Object.fromEntries(
+      pod.containers[0].env.map((e: { name: string; value: string }) => [e.name, e.value]),
+    );
     expect(env.AGENTS_FILE).toBe("/etc/agentport/agents.json");
-    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "agents", mountPath: "/etc/agentport", readOnly: true });
+    expect(pod.containers[0].volumeMounts).toContainEqual({
+      name: "agents",
+      mountPath: "/etc/agentport",
+      readOnly: true,
+    });
     expect(deployment.spec.template.metadata.annotations["agentport.dev/agents-checksum"]).toMatch(/^[0-9a-f]{64}$/);
     const ingress = inputsOf("kubernetes:networking.k8s.io/v1:Ingress", "api");
     expect(ingress.spec.rules[0].http.paths.map((p: { path: string }) => p.path)).toEqual(["/v1", "/mcp"]);
@@ -109,17 +148,72 @@ describe("plan: prod-aws", () => {
     expect(evaluate(policyInputs(r.plan))).toEqual([]);
   });
   /** What the pack reports once one resource of the plan is changed. */
-  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) => evaluate(mutated(policyInputs(r.plan), type, name, change));
+  const refusals = (type: string, name: string, change: (x: PolicyInput) => void) =>
+    evaluate(mutated(policyInputs(r.plan), type, name, change));
   it.each([
-    ["an unprotected database", "aws:rds/instance:Instance", "data-sqldb", (x: PolicyInput) => (x.protect = false), /must be protected/],
-    ["an unprotected bucket", "aws:s3/bucket:Bucket", "storage-bucket", (x: PolicyInput) => (x.protect = false), /must be protected/],
-    ["a private bucket opened to public policies", "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock", "storage-bucket-public-access", (x: PolicyInput) => (x.props.restrictPublicBuckets = false), /leaves bucket storage-bucket public: restrictPublicBuckets/],
-    ["public ACLs on the public bucket", "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock", "storage-public-bucket-public-access", (x: PolicyInput) => (x.props.ignorePublicAcls = false), /ignorePublicAcls must be true/],
-    ["a bucket in another region", "aws:s3/bucket:Bucket", "storage-ultron-bucket", (x: PolicyInput) => (x.props.region = "us-east-1"), /is in us-east-1; cloud-B buckets must be in ap-northeast-1/],
-    ["PostgreSQL without forced TLS", "aws:rds/parameterGroup:ParameterGroup", "data-sqldb-params", (x: PolicyInput) => (x.props.parameters = [{ name: "rds.force_ssl", value: "0" }]), /rds\.force_ssl is 0/],
-    ["Redis without TLS in transit", "aws:elasticache/replicationGroup:ReplicationGroup", "data-cache", (x: PolicyInput) => (x.props.transitEncryptionEnabled = false), /transitEncryptionEnabled must be true/],
-    ["a placeholder in the chart's values", "kubernetes:helm.sh/v3:Release", "platform-chart", (x: PolicyInput) => ((x.props.values as any).mailer.smtp_settings.password = "<replace_with_your_smtp_password>"), /values\.mailer\.smtp_settings\.password holds a package placeholder/],
-    ["a short JWT secret", "kubernetes:helm.sh/v3:Release", "platform-chart", (x: PolicyInput) => ((x.props.values as any).jwt.secret = "x".repeat(63)), /values\.jwt\.secret is 63 characters; the reference suggests at least 64/],
+    [
+      "an unprotected database",
+      "aws:rds/instance:Instance",
+      "data-sqldb",
+      (x: PolicyInput) => (x.protect = false),
+      /must be protected/,
+    ],
+    [
+      "an unprotected bucket",
+      "aws:s3/bucket:Bucket",
+      "storage-bucket",
+      (x: PolicyInput) => (x.protect = false),
+      /must be protected/,
+    ],
+    [
+      "a private bucket opened to public policies",
+      "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock",
+      "storage-bucket-public-access",
+      (x: PolicyInput) => (x.props.restrictPublicBuckets = false),
+      /leaves bucket storage-bucket public: restrictPublicBuckets/,
+    ],
+    [
+      "public ACLs on the public bucket",
+      "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock",
+      "storage-public-bucket-public-access",
+      (x: PolicyInput) => (x.props.ignorePublicAcls = false),
+      /ignorePublicAcls must be true/,
+    ],
+    [
+      "a bucket in another region",
+      "aws:s3/bucket:Bucket",
+      "storage-ultron-bucket",
+      (x: PolicyInput) => (x.props.region = "us-east-1"),
+      /is in us-east-1; cloud-B buckets must be in ap-northeast-1/,
+    ],
+    [
+      "PostgreSQL without forced TLS",
+      "aws:rds/parameterGroup:ParameterGroup",
+      "data-sqldb-params",
+      (x: PolicyInput) => (x.props.parameters = [{ name: "rds.force_ssl", value: "0" }]),
+      /rds\.force_ssl is 0/,
+    ],
+    [
+      "Redis without TLS in transit",
+      "aws:elasticache/replicationGroup:ReplicationGroup",
+      "data-cache",
+      (x: PolicyInput) => (x.props.transitEncryptionEnabled = false),
+      /transitEncryptionEnabled must be true/,
+    ],
+    [
+      "a placeholder in the chart's values",
+      "kubernetes:helm.sh/v3:Release",
+      "platform-chart",
+      (x: PolicyInput) => ((x.props.values as any).mailer.smtp_settings.password = "<replace_with_your_smtp_password>"),
+      /values\.mailer\.smtp_settings\.password holds a package placeholder/,
+    ],
+    [
+      "a short JWT secret",
+      "kubernetes:helm.sh/v3:Release",
+      "platform-chart",
+      (x: PolicyInput) => ((x.props.values as any).jwt.secret = "x".repeat(63)),
+      /values\.jwt\.secret is 63 characters; the reference suggests at least 64/,
+    ],
   ])("refuses %s, naming the resource", (_what, type, name, change, message) => {
     const found = refusals(type, name, change);
     expect(found).toHaveLength(1);

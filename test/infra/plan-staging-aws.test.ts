@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectApiIrsa, expectApiOwnDbRole, expectEcrBuiltImage, expectRdsTls, expectApiObjectsDeployable, expectValidKubernetesObjects, at, expectNoPlaintextSecrets, planFor, types } from "./plan-helpers.js";
+import {
+  expectApiIrsa,
+  expectApiOwnDbRole,
+  expectEcrBuiltImage,
+  expectRdsTls,
+  expectApiObjectsDeployable,
+  expectValidKubernetesObjects,
+  at,
+  expectNoPlaintextSecrets,
+  planFor,
+  types,
+} from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import { policyInputs } from "./policy-inputs.js";
 
@@ -44,7 +55,8 @@ describe("plan: staging-aws (S3 + managed data services)", () => {
   });
   it("keeps every managed service private", () => {
     for (const res of r.plan.resources) {
-      if (res.type === "aws:rds/instance:Instance" || res.type === "aws:mq/broker:Broker") expect(res.inputs.publiclyAccessible).toBe(false);
+      if (res.type === "aws:rds/instance:Instance" || res.type === "aws:mq/broker:Broker")
+        expect(res.inputs.publiclyAccessible).toBe(false);
       if (res.type === "aws:ec2/securityGroup:SecurityGroup") {
         expect(JSON.stringify(res.inputs.ingress)).not.toMatch(/0\.0\.0\.0\/0|::\/0/);
       }

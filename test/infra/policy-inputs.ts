@@ -12,7 +12,8 @@ function decrypted(value: unknown): unknown {
   if (isSecretEnvelope(value)) return decrypted(value.value);
   if (isStandIn(value)) return createHash("sha256").update(String(value)).digest("hex");
   if (Array.isArray(value)) return value.map(decrypted);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decrypted(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decrypted(v)]));
   return value;
 }
 
@@ -30,7 +31,12 @@ export function policyInputs(plan: Plan): PolicyInput[] {
 }
 
 /** The inputs with one resource changed (by type and name); throws when there is no such resource. */
-export function mutated(inputs: PolicyInput[], type: string, name: string, change: (r: PolicyInput) => void): PolicyInput[] {
+export function mutated(
+  inputs: PolicyInput[],
+  type: string,
+  name: string,
+  change: (r: PolicyInput) => void,
+): PolicyInput[] {
   const copy = structuredClone(inputs);
   const target = copy.find((r) => r.type === type && r.name === name);
   if (!target) throw new Error(`no ${type} ${name} in the plan`);

@@ -8,7 +8,8 @@ type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespa
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
 
 const objects = parseAllDocuments(readFileSync("infra/preview/rbac.yaml", "utf8")).map((d) => d.toJS() as Obj);
-const one = (kind: string, namespace?: string) => objects.find((o) => o.kind === kind && o.metadata.namespace === namespace)!;
+const one = (kind: string, namespace?: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.namespace === namespace)!;
 const PREVIEW_USER = "system:serviceaccount:pulumi-preview:pulumi-preview";
 /** The REST resource of a kind (the plural RBAC names). */
 const resourceOf = (kind: string) => kind.toLowerCase().replace(/y$/, "ie").replace(/s$/, "se") + "s";
@@ -40,12 +41,14 @@ describe("the preview identity's Kubernetes access (infra/preview/rbac.yaml)", (
       const resource = resourceOf(obj.kind);
       if (obj.kind === "Namespace") {
         const rules: Rule[] = one("ClusterRole").rules;
-        for (const verb of ["get", "patch"]) expect(allows(rules, group, resource, verb), `${verb} namespaces`).toBe(true);
+        for (const verb of ["get", "patch"])
+          expect(allows(rules, group, resource, verb), `${verb} namespaces`).toBe(true);
         expect(rules[0].resourceNames).toContain(obj.metadata.name);
         continue;
       }
       const rules: Rule[] = one("Role", obj.metadata.namespace).rules;
-      for (const verb of ["get", "create", "patch"]) expect(allows(rules, group, resource, verb), `${verb} ${resource} in ${obj.metadata.namespace}`).toBe(true);
+      for (const verb of ["get", "create", "patch"])
+        expect(allows(rules, group, resource, verb), `${verb} ${resource} in ${obj.metadata.namespace}`).toBe(true);
     }
   });
 
@@ -59,20 +62,37 @@ describe("the preview identity's Kubernetes access (infra/preview/rbac.yaml)", (
     const roles = objects.filter((o) => o.kind === "Role" || o.kind === "ClusterRole");
     const verbs = new Set(roles.flatMap((r) => (r.rules as Rule[]).flatMap((x) => x.verbs)));
     expect([...verbs].sort()).toEqual(["create", "get", "list", "patch", "watch"]);
-    for (const r of roles.flatMap((x) => x.rules as Rule[])) expect([...r.apiGroups, ...r.resources]).not.toContain("*");
+    for (const r of roles.flatMap((x) => x.rules as Rule[]))
+      expect([...r.apiGroups, ...r.resources]).not.toContain("*");
     const cluster: Rule[] = one("ClusterRole").rules;
-    expect(cluster).toEqual([{ apiGroups: [""], resources: ["namespaces"], resourceNames: ["agentport", "agentport-db-role", "platform"], verbs: ["get", "patch"] }]);
+    expect(cluster).toEqual([
+      {
+        apiGroups: [""],
+        resources: ["namespaces"],
+        resourceNames: ["agentport", "agentport-db-role", "platform"],
+        verbs: ["get", "patch"],
+      },
+    ]);
     for (const binding of objects.filter((o) => o.kind.endsWith("RoleBinding"))) {
-      expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "pulumi-preview", namespace: "pulumi-preview" }]);
+      expect(binding.subjects).toEqual([
+        { kind: "ServiceAccount", name: "pulumi-preview", namespace: "pulumi-preview" },
+      ]);
     }
   });
 
   it("refuses, at admission, every request of the preview identity that is not a dry-run", () => {
     const policy = one("ValidatingAdmissionPolicy");
     expect(policy.spec.failurePolicy).toBe("Fail");
-    expect(policy.spec.matchConstraints.resourceRules).toEqual([{ apiGroups: ["*"], apiVersions: ["*"], resources: ["*"], operations: ["CREATE", "UPDATE", "DELETE", "CONNECT"] }]);
-    expect(policy.spec.matchConditions).toEqual([{ name: "preview-identity", expression: `request.userInfo.username == '${PREVIEW_USER}'` }]);
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      { apiGroups: ["*"], apiVersions: ["*"], resources: ["*"], operations: ["CREATE", "UPDATE", "DELETE", "CONNECT"] },
+    ]);
+    expect(policy.spec.matchConditions).toEqual([
+      { name: "preview-identity", expression: `request.userInfo.username == '${PREVIEW_USER}'` },
+    ]);
     expect(policy.spec.validations).toEqual([{ expression: "request.dryRun == true", message: expect.any(String) }]);
-    expect(one("ValidatingAdmissionPolicyBinding").spec).toEqual({ policyName: policy.metadata.name, validationActions: ["Deny"] });
+    expect(one("ValidatingAdmissionPolicyBinding").spec).toEqual({
+      policyName: policy.metadata.name,
+      validationActions: ["Deny"],
+    });
   });
 });

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 
-type Step = { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown> };
+type Step = {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+};
 
 /** The preview workflow runs pull-request code: credentials must reach only the step that needs them. */
 describe("the infrastructure preview workflow", () => {
@@ -11,7 +18,12 @@ describe("the infrastructure preview workflow", () => {
   const steps: Step[] = job.steps;
   const text = (s: Step) => JSON.stringify(s);
 
-  const rows = job.strategy.matrix.include as Array<{ stack: string; cloud: string; environment: string; runner: string }>;
+  const rows = job.strategy.matrix.include as Array<{
+    stack: string;
+    cloud: string;
+    environment: string;
+    runner: string;
+  }>;
 
   it("runs on pull_request (never pull_request_target), in an environment per row, not for forks", () => {
     expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
@@ -21,7 +33,11 @@ describe("the infrastructure preview workflow", () => {
   });
 
   it("previews production stacks only in the preview-prod environment (required reviewers), the rest in preview", () => {
-    const byEnvironment = (env: string) => rows.filter((r) => r.environment === env).map((r) => r.stack).sort();
+    const byEnvironment = (env: string) =>
+      rows
+        .filter((r) => r.environment === env)
+        .map((r) => r.stack)
+        .sort();
     expect(byEnvironment("preview-prod")).toEqual(["prod-aws", "prod-azure"]);
     expect(byEnvironment("preview")).toEqual(["local", "onprem", "staging-aws"]);
     expect(rows).toHaveLength(5);
@@ -53,7 +69,8 @@ describe("the infrastructure preview workflow", () => {
     expect(withToken.map((s) => s.uses)).toEqual(["pulumi/actions@v6"]);
     expect(job.env).toBeUndefined();
     const env = withToken[0].env!;
-    for (const name of ["ARM_USE_OIDC", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID"]) expect(env[name], name).toBeTruthy();
+    for (const name of ["ARM_USE_OIDC", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID"])
+      expect(env[name], name).toBeTruthy();
   });
 
   it("says what the kubeconfig's identity is: the shipped dry-run-only RBAC, not `view` (with which every preview fails)", () => {

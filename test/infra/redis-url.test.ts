@@ -10,7 +10,12 @@ async function unwrap(out: pulumi.Output<string> | undefined): Promise<{ value: 
 
 describe("REDIS_URL for rate limits shared by the replicas", () => {
   it("uses the managed cache over TLS with its token, as a secret", async () => {
-    const url = redisUrl(specOf("prod-aws"), { host: "cache.example", port: 6379, username: "default", password: "p@ss/word" });
+    const url = redisUrl(specOf("prod-aws"), {
+      host: "cache.example",
+      port: 6379,
+      username: "default",
+      password: "p@ss/word",
+    });
     expect(await unwrap(url)).toEqual({ value: "rediss://default:p%40ss%2Fword@cache.example:6379", secret: true });
   });
 
@@ -21,7 +26,9 @@ describe("REDIS_URL for rate limits shared by the replicas", () => {
 
   it("takes api.redisUrl over either, and has none for the in-cluster cache", async () => {
     const spec = specOf("prod-aws", (r) => (r.api.redisUrl = "rediss://u:p@own.example:6380"));
-    expect((await unwrap(redisUrl(spec, { host: "cache.example", port: 6379, username: "default", password: "x" })))?.value).toBe("rediss://u:p@own.example:6380");
+    expect(
+      (await unwrap(redisUrl(spec, { host: "cache.example", port: 6379, username: "default", password: "x" })))?.value,
+    ).toBe("rediss://u:p@own.example:6380");
     expect(redisUrl(specOf("local"))).toBeUndefined();
   });
 });

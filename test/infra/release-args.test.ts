@@ -13,7 +13,10 @@ describe("platform release arguments", () => {
   const chart = specOf("prod-aws").platform;
 
   it("installs from a Helm repository with its own credentials, the password secret", async () => {
-    const args = createReleaseArgs({ ...chart, repository: "https://charts.example.com", chartCredentials: { username: "ci", password: "p" } }, {});
+    const args = createReleaseArgs(
+      { ...chart, repository: "https://charts.example.com", chartCredentials: { username: "ci", password: "p" } },
+      {},
+    );
     expect(args.chart).toBe(chart.chart);
     expect(args.version).toBe(chart.version);
     const repo = args.repositoryOpts as { repo: string; username: string; password: unknown };
@@ -30,7 +33,11 @@ describe("platform release arguments", () => {
 
   it("rolls back a failed install or upgrade when atomic, and passes the values as one secret", async () => {
     const args = createReleaseArgs({ ...chart, atomic: true }, { a: { b: 1 } });
-    expect({ atomic: args.atomic, cleanupOnFail: args.cleanupOnFail, maxHistory: args.maxHistory }).toEqual({ atomic: true, cleanupOnFail: true, maxHistory: 10 });
+    expect({ atomic: args.atomic, cleanupOnFail: args.cleanupOnFail, maxHistory: args.maxHistory }).toEqual({
+      atomic: true,
+      cleanupOnFail: true,
+      maxHistory: 10,
+    });
     expect(await unwrap(args.values)).toEqual({ value: { a: { b: 1 } }, secret: true });
     expect(createReleaseArgs({ ...chart, atomic: false }, {}).cleanupOnFail).toBe(false);
   });

@@ -38,22 +38,32 @@ describe("the second up after a service code change (prod-aws)", () => {
   let before: JsonPlan;
   let after: JsonPlan;
   beforeAll(async () => {
-    [before, after] = await Promise.all([planWithSources("prod-aws", "commit-1"), planWithSources("prod-aws", "commit-2")]);
+    [before, after] = await Promise.all([
+      planWithSources("prod-aws", "commit-1"),
+      planWithSources("prod-aws", "commit-2"),
+    ]);
   }, 300_000);
 
   it("changes only the image reference, the Deployment's pod template and the Job: nothing stateful", () => {
     expect(after.outputs.apiImageRef).not.toEqual(before.outputs.apiImageRef);
     expect(after.resources.map(key)).toEqual(before.resources.map(key));
     const previous = new Map(before.resources.map((r) => [key(r), r]));
-    const changed = after.resources.filter((r) => JSON.stringify(r.inputs) !== JSON.stringify(previous.get(key(r))!.inputs));
-    expect(changed.map(key).sort()).toEqual(["kubernetes:apps/v1:Deployment::api-deployment", "kubernetes:batch/v1:Job::api-db-role"]);
+    const changed = after.resources.filter(
+      (r) => JSON.stringify(r.inputs) !== JSON.stringify(previous.get(key(r))!.inputs),
+    );
+    expect(changed.map(key).sort()).toEqual([
+      "kubernetes:apps/v1:Deployment::api-deployment",
+      "kubernetes:batch/v1:Job::api-db-role",
+    ]);
     for (const r of changed) {
       expect(r.options.protect, key(r)).toBe(false);
       // Only the images inside the pod template differ.
       expect(withoutImages(r), key(r)).toEqual(withoutImages(previous.get(key(r))!));
       expect(r.inputs.spec.template.spec.containers[0].image).toBe(after.outputs.apiImageRef);
     }
-    const changedOutputs = Object.keys(after.outputs).filter((k) => JSON.stringify(after.outputs[k]) !== JSON.stringify(before.outputs[k]));
+    const changedOutputs = Object.keys(after.outputs).filter(
+      (k) => JSON.stringify(after.outputs[k]) !== JSON.stringify(before.outputs[k]),
+    );
     expect(changedOutputs).toEqual(["apiImageRef"]);
   });
 });

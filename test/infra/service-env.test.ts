@@ -26,13 +26,20 @@ describe("the service accepts the environment each stack gives it", () => {
   });
 
   it("and with the stack's largest per-key limits", () => {
-    const { env } = serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 2 ** 31 - 1, rateLimitTpm: 2 ** 31 - 1 })));
-    expect(loadConfig({ ...env, ...SECRET_ENV })).toMatchObject({ rateLimitRpm: 2 ** 31 - 1, rateLimitTpm: 2 ** 31 - 1 });
+    const { env } = serviceSettings(
+      specOf("prod-aws", (r) => Object.assign(r.api, { rateLimitRpm: 2 ** 31 - 1, rateLimitTpm: 2 ** 31 - 1 })),
+    );
+    expect(loadConfig({ ...env, ...SECRET_ENV })).toMatchObject({
+      rateLimitRpm: 2 ** 31 - 1,
+      rateLimitTpm: 2 ** 31 - 1,
+    });
   });
 
   it("and with the stack's bounds of the responses retention", () => {
     for (const days of [0, 36_500]) {
-      const { env } = serviceSettings(specOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: days })));
+      const { env } = serviceSettings(
+        specOf("prod-aws", (r) => Object.assign(r.api, { responsesRetentionDays: days })),
+      );
       expect(loadConfig({ ...env, ...SECRET_ENV }).responsesRetentionDays).toBe(days);
     }
   });

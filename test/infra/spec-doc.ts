@@ -19,16 +19,29 @@ export const SPEC_FILE = fileURLToPath(new URL("../../docs/spec/deployment.md", 
 /** Cells the shorthand rules cannot expand, written out (keyed by the cell's text, so an edit shows). */
 const IRREGULAR: Record<string, string[]> = {
   "frontend.env.ROLLBAR_ENV-style error-tracker label": ["frontend.env.<error-tracker label>"],
-  "frontend.env.REACT_APP_CAPTCHA_SITE_KEY, icon-font registry token": ["frontend.env.REACT_APP_CAPTCHA_SITE_KEY", "frontend.env.<icon-font registry token>"],
+  "frontend.env.REACT_APP_CAPTCHA_SITE_KEY, icon-font registry token": [
+    "frontend.env.REACT_APP_CAPTCHA_SITE_KEY",
+    "frontend.env.<icon-font registry token>",
+  ],
   "llm.secretKeys.managed.CONVERSE_ACCESS_KEY_ID, CONVERSE_SECRET_ACCESS_KEY and the GLOBAL variants": [
     "llm.secretKeys.managed.CONVERSE_ACCESS_KEY_ID",
     "llm.secretKeys.managed.CONVERSE_SECRET_ACCESS_KEY",
     "llm.secretKeys.managed.CONVERSE_GLOBAL_ACCESS_KEY_ID",
     "llm.secretKeys.managed.CONVERSE_GLOBAL_SECRET_ACCESS_KEY",
   ],
-  "monitoring.traces.ingester.maxBlockDuration / search.maxDuration": ["monitoring.traces.ingester.maxBlockDuration", "monitoring.traces.search.maxDuration"],
-  "monitoring.dashboards.resources.limits, .env": ["monitoring.dashboards.resources.limits", "monitoring.dashboards.env"],
-  "ingress.annotations connect-timeout, read-timeout, write-timeout": ["ingress.annotations.connect-timeout", "ingress.annotations.read-timeout", "ingress.annotations.write-timeout"],
+  "monitoring.traces.ingester.maxBlockDuration / search.maxDuration": [
+    "monitoring.traces.ingester.maxBlockDuration",
+    "monitoring.traces.search.maxDuration",
+  ],
+  "monitoring.dashboards.resources.limits, .env": [
+    "monitoring.dashboards.resources.limits",
+    "monitoring.dashboards.env",
+  ],
+  "ingress.annotations connect-timeout, read-timeout, write-timeout": [
+    "ingress.annotations.connect-timeout",
+    "ingress.annotations.read-timeout",
+    "ingress.annotations.write-timeout",
+  ],
   "mq.extraConfiguration": ["mq.extraConfiguration"],
 };
 
@@ -57,9 +70,15 @@ const IMAGE_KEY: Record<string, string[]> = {
 
 /** Expands one cell: `a.b.c, .d / e, f.g` → a.b.c, a.b.d, a.b.e, f.g (and `_X` suffix swaps). */
 export function expandCell(cell: string): string[] {
-  const text = cell.replace(/`/g, "").replace(/-equivalent \([^)]*\)/, "").trim();
+  const text = cell
+    .replace(/`/g, "")
+    .replace(/-equivalent \([^)]*\)/, "")
+    .trim();
   if (IRREGULAR[text]) return IRREGULAR[text];
-  const tokens = text.split(/\s*(?:,|\/)\s+/).map((t) => t.trim()).filter(Boolean);
+  const tokens = text
+    .split(/\s*(?:,|\/)\s+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
   const first = tokens[0]!;
   const base = first.slice(0, first.lastIndexOf("."));
   const leaf = first.slice(first.lastIndexOf(".") + 1);
@@ -67,7 +86,13 @@ export function expandCell(cell: string): string[] {
     if (i === 0) return t;
     if (t.startsWith(".")) return base + t;
     if (t.startsWith("_")) return `${base}.${leaf.slice(0, leaf.lastIndexOf("_"))}${t}`;
-    if (/^[a-z][A-Za-z]*\.[A-Za-z]/.test(t) && !/^[a-z]+[A-Z]/.test(t.split(".")[0]!) && t.split(".").length > 1 && !t.startsWith("search.")) return t;
+    if (
+      /^[a-z][A-Za-z]*\.[A-Za-z]/.test(t) &&
+      !/^[a-z]+[A-Z]/.test(t.split(".")[0]!) &&
+      t.split(".").length > 1 &&
+      !t.startsWith("search.")
+    )
+      return t;
     return `${base}.${t}`;
   });
 }
@@ -83,7 +108,10 @@ function tables(md: string): Array<{ heading: string; header: string[]; rows: st
       current = undefined;
       continue;
     }
-    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (!current) out.push((current = { heading, header: cells, rows: [] }));
     else if (!/^-+$/.test(cells[0] ?? "")) current.rows.push(cells);
   }
@@ -97,7 +125,10 @@ function prosePaths(md: string): string[] {
     let parent = "";
     for (const [, token] of para.matchAll(/`([^`]+)`/g)) {
       const t = token!;
-      if (/^[a-z][A-Za-z_]*\.[A-Za-z_<][\w.<>-]*$/.test(t) && !/your-domain|^gpt-|^extra_config|^automation\.services\./.test(t)) {
+      if (
+        /^[a-z][A-Za-z_]*\.[A-Za-z_<][\w.<>-]*$/.test(t) &&
+        !/your-domain|^gpt-|^extra_config|^automation\.services\./.test(t)
+      ) {
         out.push(t);
         parent = t.slice(0, t.lastIndexOf("."));
       } else if (/^\.[A-Za-z]+$/.test(t) && parent) out.push(parent + t);
@@ -128,13 +159,23 @@ export function components(md: string): string[] {
   const lines = section(md, "What the service does");
   const out: string[] = [];
   for (const bullet of lines.filter((l) => l.startsWith("- "))) {
-    const text = bullet.slice(2).replace(/^[a-z ]+:\s*/, "").replace(/;.*$/, "").replace(/\s*\([^)]*\)/g, "").replace(/\.$/, "");
-    for (const name of text.split(/,\s*|\s+and\s+/).map((n) => n.trim()).filter(Boolean)) {
+    const text = bullet
+      .slice(2)
+      .replace(/^[a-z ]+:\s*/, "")
+      .replace(/;.*$/, "")
+      .replace(/\s*\([^)]*\)/g, "")
+      .replace(/\.$/, "");
+    for (const name of text
+      .split(/,\s*|\s+and\s+/)
+      .map((n) => n.trim())
+      .filter(Boolean)) {
       const key = name in PROSE_COMPONENT ? PROSE_COMPONENT[name] : name;
       if (key) out.push(key);
     }
   }
-  const subServices = lines.filter((l) => !l.startsWith("- ")).flatMap((l) => [...l.matchAll(/`(automation\.services\.[\w-]+)`/g)].map((m) => m[1]!));
+  const subServices = lines
+    .filter((l) => !l.startsWith("- "))
+    .flatMap((l) => [...l.matchAll(/`(automation\.services\.[\w-]+)`/g)].map((m) => m[1]!));
   return [...out, ...subServices];
 }
 
@@ -154,27 +195,40 @@ function commonFields(md: string): string[] {
 /** Common fields × components; objstore counts replicas as `objstore.replicas` (its own paragraph's name). */
 function componentPaths(md: string): string[] {
   const fields = commonFields(md);
-  return components(md).flatMap((c) => fields.map((f) => (c === "objstore" && f === "replicaCount" ? "objstore.replicas" : `${c}.${f}`)));
+  return components(md).flatMap((c) =>
+    fields.map((f) => (c === "objstore" && f === "replicaCount" ? "objstore.replicas" : `${c}.${f}`)),
+  );
 }
 
 /** Monitoring components' key in values, by their name in the resource paragraph. */
-const MONITORING_KEY: Record<string, string> = { collector: "opentelemetry", "node exporter": "nodeExporter", "kube-state": "kubeStateMetrics" };
+const MONITORING_KEY: Record<string, string> = {
+  collector: "opentelemetry",
+  "node exporter": "nodeExporter",
+  "kube-state": "kubeStateMetrics",
+};
 
 /** "Monitoring components also take …": placement fields, request defaults, the metrics limits and replicas. */
 function monitoringPaths(md: string): string[] {
   const para = md.split("\n").find((l) => l.startsWith("Monitoring components also take"));
   if (!para) throw new Error("the reference has no monitoring resources paragraph");
-  const placement = [...para.slice(0, para.indexOf(";")).matchAll(/`(\w+)`/g)].map((m) => m[1]!).filter((f) => f !== "resources");
+  const placement = [...para.slice(0, para.indexOf(";")).matchAll(/`(\w+)`/g)]
+    .map((m) => m[1]!)
+    .filter((f) => f !== "resources");
   const [, requests, rest] = /request defaults: ([^;]*); (.*)$/.exec(para)!;
   const out: string[] = [];
   for (const item of requests!.split(/,\s*/)) {
     const [, name] = /^(.*) \S+\/\S+$/.exec(item)!;
     const key = `monitoring.${MONITORING_KEY[name!] ?? name}`;
-    out.push(...placement.map((f) => `${key}.${f}`), `${key}.resources.requests.memory`, `${key}.resources.requests.cpu`);
+    out.push(
+      ...placement.map((f) => `${key}.${f}`),
+      `${key}.resources.requests.memory`,
+      `${key}.resources.requests.cpu`,
+    );
   }
   for (const item of rest!.replace(/\.$/, "").split(/,\s*/)) {
     const limits = /^(\S+) limits \S+\/\S+$/.exec(item);
-    if (limits) out.push(`monitoring.${limits[1]}.resources.limits.memory`, `monitoring.${limits[1]}.resources.limits.cpu`);
+    if (limits)
+      out.push(`monitoring.${limits[1]}.resources.limits.memory`, `monitoring.${limits[1]}.resources.limits.cpu`);
     else if (/^replicas \d+$/.test(item)) out.push(`monitoring.${/^(\S+) limits/.exec(rest!)![1]}.replicaCount`);
     else throw new Error(`unread monitoring resource item: ${item}`);
   }
@@ -199,7 +253,8 @@ export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[
       for (const p of t.rows.flatMap((row) => overridePaths(row[1]!))) (p.endsWith(".*") ? groups : found).push(p);
     }
     if (t.header[0] === "Parameter") for (const row of t.rows) found.push(...expandCell(row[0]!));
-    if (t.header[0] === "Provider") for (const row of t.rows) found.push(...expandCell(row[1]!.replace(/\s*\([^)]*\)/g, "")));
+    if (t.header[0] === "Provider")
+      for (const row of t.rows) found.push(...expandCell(row[1]!.replace(/\s*\([^)]*\)/g, "")));
     if (t.heading === "Versioning") {
       for (const row of t.rows) for (const key of IMAGE_KEY[row[0]!] ?? [row[0]!]) found.push(`image.${key}.tag`);
     }
@@ -219,7 +274,9 @@ export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[
   }
   found.push(...componentPaths(md), ...monitoringPaths(md));
   // Prose or a `.*` group that names a group (`storage.secret.objstore`) or a template already expanded adds nothing.
-  const prose = prosePaths(md).filter((p) => p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)));
+  const prose = prosePaths(md).filter(
+    (p) => p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)),
+  );
   const unmatched = groups.filter((g) => !found.some((f) => f.startsWith(g.slice(0, -1))));
   return [...new Set([...found, ...prose, ...unmatched])];
 }

@@ -25,10 +25,17 @@ await pulumi.runtime.setMocks(
   {
     newResource: ({ type, name, inputs }) => {
       created.set(name, { type, inputs });
-      const outputs: Record<string, unknown> = { ...inputs, result: generatedBy(name), privateKeyPem: generatedBy(name), secret: generatedBy(name), name: inputs.accountName ?? inputs.name ?? name };
+      const outputs: Record<string, unknown> = {
+        ...inputs,
+        result: generatedBy(name),
+        privateKeyPem: generatedBy(name),
+        secret: generatedBy(name),
+        name: inputs.accountName ?? inputs.name ?? name,
+      };
       return { id: generatedBy(name), state: outputs };
     },
-    call: ({ token }) => (token.includes("listStorageAccountKeys") ? { keys: [{ value: generatedBy("account-key") }] } : {}),
+    call: ({ token }) =>
+      token.includes("listStorageAccountKeys") ? { keys: [{ value: generatedBy("account-key") }] } : {},
   },
   "agentport",
   "spec",
@@ -41,7 +48,8 @@ function setPath(tree: Record<string, any>, path: string, value: unknown): void 
   const keys = segments(path);
   let node = tree;
   for (const [i, key] of keys.slice(0, -1).entries()) {
-    if (node[key] === undefined || node[key] === null || typeof node[key] !== "object") node[key] = /^\d+$/.test(keys[i + 1]!) ? [] : {};
+    if (node[key] === undefined || node[key] === null || typeof node[key] !== "object")
+      node[key] = /^\d+$/.test(keys[i + 1]!) ? [] : {};
     node = node[key];
   }
   node[keys.at(-1)!] = value;
@@ -67,17 +75,25 @@ const unwrap = (o: pulumi.Output<unknown>) => new Promise<unknown>((resolve) => 
 async function resolved(v: unknown): Promise<unknown> {
   if (pulumi.Output.isInstance(v)) return resolved(await unwrap(v));
   if (Array.isArray(v)) return Promise.all(v.map(resolved));
-  if (v && typeof v === "object") return Object.fromEntries(await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await resolved(x)] as const)));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await resolved(x)] as const)),
+    );
   return v;
 }
 
 /** Rows whose value comes from the Secrets or storage components: rendered through them (slower, under mocks). */
-const throughComponents = (row: SpecRow) => !!row.secret || isGenerated(row.default) || row.path.startsWith("storage.secret.");
+const throughComponents = (row: SpecRow) =>
+  !!row.secret || isGenerated(row.default) || row.path.startsWith("storage.secret.");
 
 /** The values from plain stand-ins for the generated secrets and no storage resources: the rest of the tree is pure. */
 function pureValues(spec: StackSpec): Record<string, unknown> {
   const minio = spec.storage.provider === "Minio";
-  const storage = { provider: spec.storage.provider, chartSecret: {}, componentValues: minio ? objstoreComponentValues(spec.objstore, SECRETS.objstoreRootPassword) : { enabled: false } };
+  const storage = {
+    provider: spec.storage.provider,
+    chartSecret: {},
+    componentValues: minio ? objstoreComponentValues(spec.objstore, SECRETS.objstoreRootPassword) : { enabled: false },
+  };
   return buildPlatformValues({ spec, secrets: SECRETS, managed: {}, storage });
 }
 
@@ -119,12 +135,16 @@ function editedBase(row: SpecRow, withFeature = true): Record<string, any> {
 
 /** A refusal names the path: the path itself, a path below it, or the group holding it. */
 const names = (issue: Issue, path: string) =>
-  issue.path === path || issue.path.startsWith(`${path}.`) || issue.path.startsWith(`${path}[`) || path.startsWith(`${issue.path}.`);
+  issue.path === path ||
+  issue.path.startsWith(`${path}.`) ||
+  issue.path.startsWith(`${path}[`) ||
+  path.startsWith(`${issue.path}.`);
 
 const param = (row: SpecRow) => row.param ?? row.path;
 
 /** A value as rendered: with what the stack appends to the list, when it does. */
-const withAppended = (row: SpecRow, value: unknown) => (row.appended ? [...(value as unknown[]), ...row.appended] : value);
+const withAppended = (row: SpecRow, value: unknown) =>
+  row.appended ? [...(value as unknown[]), ...row.appended] : value;
 
 const has = (row: SpecRow, column: keyof SpecRow) => column in row && row[column] !== undefined;
 const withColumn = (column: keyof SpecRow) => SPEC_PATHS.filter((r) => has(r, column)).map((r) => [r.path, r] as const);
@@ -137,7 +157,10 @@ describe("the conformance table and the deployment reference", () => {
   });
 
   it("notice a parameter added to the reference", () => {
-    const md = readFileSync(SPEC_FILE, "utf8").replace("| jwt.algorithm |", "| jwt.issuer, .audience | string | - | Optional |\n| jwt.algorithm |");
+    const md = readFileSync(SPEC_FILE, "utf8").replace(
+      "| jwt.algorithm |",
+      "| jwt.issuer, .audience | string | - | Optional |\n| jwt.algorithm |",
+    );
     expect(specPaths(md)).toEqual(expect.arrayContaining(["jwt.issuer", "jwt.audience"]));
   });
 
@@ -146,7 +169,15 @@ describe("the conformance table and the deployment reference", () => {
       .replace("`affinity` (object", "`priorityClassName` (string), `affinity` (object")
       .replace("browser (browser automation)", "browser (browser automation), indexer")
       .replace("| JWT | jwt.secret |", "| JWT | jwt.secret, jwt.rotation.period |");
-    expect(specPaths(md)).toEqual(expect.arrayContaining(["frontend.priorityClassName", "automation.services.rpc.priorityClassName", "indexer.enabled", "indexer.serviceAccount.annotations", "jwt.rotation.period"]));
+    expect(specPaths(md)).toEqual(
+      expect.arrayContaining([
+        "frontend.priorityClassName",
+        "automation.services.rpc.priorityClassName",
+        "indexer.enabled",
+        "indexer.serviceAccount.annotations",
+        "jwt.rotation.period",
+      ]),
+    );
     expect(specPaths(md).length).toBeGreaterThan(specPaths().length);
   });
 });
@@ -168,11 +199,17 @@ function expectGenerated(got: unknown, g: NonNullable<ReturnType<typeof generate
   const source = created.get(name);
   expect(got).toEqual(g.list ? [generatedBy(name)] : generatedBy(name));
   if (g.rsa) {
-    expect(source).toMatchObject({ type: "tls:index/privateKey:PrivateKey", inputs: { algorithm: "RSA", rsaBits: 4096 } });
+    expect(source).toMatchObject({
+      type: "tls:index/privateKey:PrivateKey",
+      inputs: { algorithm: "RSA", rsaBits: 4096 },
+    });
     return;
   }
   // Letters and digits, each class at least once: no `special` characters.
-  expect(source).toMatchObject({ type: "random:index/randomPassword:RandomPassword", inputs: { length: g.length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 } });
+  expect(source).toMatchObject({
+    type: "random:index/randomPassword:RandomPassword",
+    inputs: { length: g.length, special: false, minUpper: 1, minLower: 1, minNumeric: 1 },
+  });
   if (g.suggested) expect(g.length).toBeGreaterThanOrEqual(g.suggested);
 }
 const generatedOf = (row: SpecRow) => (isGenerated(row.default) ? row.default.generated : undefined);
@@ -268,11 +305,14 @@ describe("column totals", () => {
     return { applicable: SPEC_PATHS.filter((r) => !r.na?.[c]).length, na };
   };
 
-  it.each(["override", "default"] as const)("%s: each row has the check or says why it does not apply, never both", (c) => {
-    const checked = (r: SpecRow) => has(r, c) || (c === "default" && !!r.deviation);
-    const unexplained = SPEC_PATHS.filter((r) => checked(r) === !!r.na?.[c]).map((r) => r.path);
-    expect(unexplained).toEqual([]);
-  });
+  it.each(["override", "default"] as const)(
+    "%s: each row has the check or says why it does not apply, never both",
+    (c) => {
+      const checked = (r: SpecRow) => has(r, c) || (c === "default" && !!r.deviation);
+      const unexplained = SPEC_PATHS.filter((r) => checked(r) === !!r.na?.[c]).map((r) => r.path);
+      expect(unexplained).toEqual([]);
+    },
+  );
 
   it("are counted from the checks that passed above, out of the paths the spec parser finds", () => {
     const specCount = specPaths().length;
@@ -295,9 +335,14 @@ describe("column totals", () => {
     };
     console.info(`conformance totals: ${JSON.stringify(totals, null, 2)}`);
     expect(n).toBe(specCount);
-    const defaults = passed.specDefault.size + passed.generated.size + passed.chart.size + passed.choice.size + passed.deviation.size;
+    const defaults =
+      passed.specDefault.size + passed.generated.size + passed.chart.size + passed.choice.size + passed.deviation.size;
     // A row only another name for paths other rows check (every column not applicable) has nothing to assert.
     const aliases = SPEC_PATHS.filter((r) => r.na?.default === NA.alias && r.na?.override === NA.alias).length;
-    expect([passed.override.size, defaults, asserted.size]).toEqual([settable.applicable, rendered.applicable, n - aliases]);
+    expect([passed.override.size, defaults, asserted.size]).toEqual([
+      settable.applicable,
+      rendered.applicable,
+      n - aliases,
+    ]);
   });
 });

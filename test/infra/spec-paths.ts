@@ -23,4 +23,10 @@ import { WEB_ROWS } from "./spec-paths/web.js";
 
 export { CHART, isGenerated, MINIMAL, type SpecRow } from "./spec-paths/row.js";
 
-export const SPEC_PATHS: readonly SpecRow[] = [...PLATFORM_ROWS, ...WEB_ROWS, ...DATA_ROWS, ...OPERATIONS_ROWS, ...COMPONENT_ROWS];
+export const SPEC_PATHS: readonly SpecRow[] = [
+  ...PLATFORM_ROWS,
+  ...WEB_ROWS,
+  ...DATA_ROWS,
+  ...OPERATIONS_ROWS,
+  ...COMPONENT_ROWS,
+];

@@ -9,9 +9,13 @@ import { SECRETS, specOf } from "./fixtures.js";
 const storageFor = (spec: StackSpec): ValuesInput["storage"] => ({
   provider: spec.storage.provider,
   chartSecret: { ACCESS_KEY_ID: "S-access", SECRET_ACCESS_KEY: "S-secret-key" },
-  componentValues: spec.storage.provider === "Minio" ? { enabled: true, mode: spec.objstore.mode, replicas: objstoreReplicas(spec.objstore) } : { enabled: false },
+  componentValues:
+    spec.storage.provider === "Minio"
+      ? { enabled: true, mode: spec.objstore.mode, replicas: objstoreReplicas(spec.objstore) }
+      : { enabled: false },
 });
-const valuesOf = (spec: StackSpec, managed: ValuesInput["managed"] = {}) => buildPlatformValues({ spec, secrets: SECRETS, storage: storageFor(spec), managed });
+const valuesOf = (spec: StackSpec, managed: ValuesInput["managed"] = {}) =>
+  buildPlatformValues({ spec, secrets: SECRETS, storage: storageFor(spec), managed });
 
 const local = valuesOf(specOf("local"));
 
@@ -133,7 +137,9 @@ describe("platform values builder", () => {
   it("feeds one secret to both sides of each required equality", () => {
     expect(at(local, "automation.env.PUBLIC_LLM_INTERNAL_SECRET")).toBe("S-llm-internal");
     expect(at(local, "ultron.secret.PUBLIC_LLM_INTERNAL_SECRET")).toBe("S-llm-internal");
-    expect(at(local, "credentials.boost.SERVICE_BOOST_AUTO_API_KEY")).toBe(at(local, "credentials.graphql.GRAPHQL_ADMIN_SECRET"));
+    expect(at(local, "credentials.boost.SERVICE_BOOST_AUTO_API_KEY")).toBe(
+      at(local, "credentials.graphql.GRAPHQL_ADMIN_SECRET"),
+    );
   });
 
   it("switches an in-cluster service off and fills external* when it is managed", () => {
@@ -152,7 +158,8 @@ describe("platform values builder", () => {
 
   it("keeps in-cluster services on and external* off when everything runs in the cluster", () => {
     for (const svc of ["sqldb", "cache", "docdb", "mq", "vectordb"]) expect(at(local, `${svc}.enabled`)).toBe(true);
-    for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"]) expect(at(local, `${ext}.enabled`)).toBe(false);
+    for (const ext of ["externalSqldb", "externalCache", "externalDocdb", "externalVectordb", "externalMq"])
+      expect(at(local, `${ext}.enabled`)).toBe(false);
   });
 
   it("follows storage.provider in the dependent settings", () => {
@@ -190,12 +197,12 @@ describe("platform values builder", () => {
         r.llmproxy = { port: 4100 };
       }),
     );
-    expect([at(set, "jwt.key"), at(set, "boost.env.SERVICE_BOOST_PROLOGUE_MODULES"), at(set, "llm.deployments.embedding"), at(set, "llmproxy.port")]).toEqual([
-      "site-key",
-      "log-workflow;sso",
-      "embed-3",
-      4100,
-    ]);
+    expect([
+      at(set, "jwt.key"),
+      at(set, "boost.env.SERVICE_BOOST_PROLOGUE_MODULES"),
+      at(set, "llm.deployments.embedding"),
+      at(set, "llmproxy.port"),
+    ]).toEqual(["site-key", "log-workflow;sso", "embed-3", 4100]);
   });
 
   it("renders every LLM provider key, set or empty, so no package placeholder survives", () => {
@@ -209,7 +216,11 @@ describe("platform values builder", () => {
   it("takes image tags from the chart version's table, and none for a version without one", () => {
     expect(at(local, "image.boost.tag")).toBe("v26.02.16.4");
     const bumped = valuesOf(specOf("local", (r) => (r.platform.version = "26.3.1")));
-    expect(Object.values(at(bumped, "image") as Record<string, unknown>).some((v) => v && typeof v === "object" && "tag" in v)).toBe(false);
+    expect(
+      Object.values(at(bumped, "image") as Record<string, unknown>).some(
+        (v) => v && typeof v === "object" && "tag" in v,
+      ),
+    ).toBe(false);
   });
 
   it("renders the objstore's pod count once, as objstore.replicas, consistent with its mode", () => {
@@ -218,7 +229,9 @@ describe("platform values builder", () => {
     const distributed = valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed" })));
     expect(at(distributed, "objstore.replicas")).toBe(4);
     expect(at(distributed, "objstore.replicaCount")).toBeUndefined();
-    expect(at(valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed", replicas: 8 }))), "objstore.replicas")).toBe(8);
+    expect(
+      at(valuesOf(specOf("local", (r) => (r.objstore = { mode: "distributed", replicas: 8 }))), "objstore.replicas"),
+    ).toBe(8);
   });
 
   it("puts secrets only where the reference asks for them", () => {
@@ -229,6 +242,8 @@ describe("platform values builder", () => {
       else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
     };
     walk(local, "");
-    expect(where.every((p) => /(secret|Secret|SECRET|password|Password|KEY|TOKEN|Cookie|passwords)/.test(p))).toBe(true);
+    expect(where.every((p) => /(secret|Secret|SECRET|password|Password|KEY|TOKEN|Cookie|passwords)/.test(p))).toBe(
+      true,
+    );
   });
 });

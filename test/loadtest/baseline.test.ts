@@ -24,9 +24,14 @@ const recorded = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures/rec
 
 function harness(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", CLI, ...args],
+      { cwd: ROOT, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -46,7 +51,17 @@ describe("comparing two runs", () => {
   it("an identical run passes; every metric is compared", () => {
     const c = compareRuns(recorded, recorded, 0.1);
     expect(c.regressions).toEqual([]);
-    expect(c.rows.map((r) => r.key)).toEqual(expect.arrayContaining(["ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "itl_p95_ms", "e2e_p99_ms", "output_tokens_per_s", "error_rate"]));
+    expect(c.rows.map((r) => r.key)).toEqual(
+      expect.arrayContaining([
+        "ttft_p50_ms",
+        "ttft_p95_ms",
+        "ttft_p99_ms",
+        "itl_p95_ms",
+        "e2e_p99_ms",
+        "output_tokens_per_s",
+        "error_rate",
+      ]),
+    );
     expect(c.rows.every((r) => r.change === null || r.change === 0)).toBe(true);
   });
 
@@ -86,8 +101,17 @@ describe("comparing two runs", () => {
 
 describe("SLOs and targets from the stack", () => {
   it("reads the thresholds from the stack's api.slo; flags override them", () => {
-    expect(resolveSlo("prod-aws", undefined, {})).toEqual({ slo: { ttftP95Ms: 800, itlP95Ms: 40, e2eP95Ms: 8000, requestP95Ms: 4000, maxErrorRate: 0.001 }, source: "stack prod-aws" });
-    expect(resolveSlo("prod-aws", undefined, parseHarnessArgs(["--stack", "prod-aws", "--key", "k", "--ttft-p95-ms", "500"]).slo).slo.ttftP95Ms).toBe(500);
+    expect(resolveSlo("prod-aws", undefined, {})).toEqual({
+      slo: { ttftP95Ms: 800, itlP95Ms: 40, e2eP95Ms: 8000, requestP95Ms: 4000, maxErrorRate: 0.001 },
+      source: "stack prod-aws",
+    });
+    expect(
+      resolveSlo(
+        "prod-aws",
+        undefined,
+        parseHarnessArgs(["--stack", "prod-aws", "--key", "k", "--ttft-p95-ms", "500"]).slo,
+      ).slo.ttftP95Ms,
+    ).toBe(500);
     expect(resolveSlo("local", undefined, {}).source).toBe("defaults");
   });
 
@@ -101,12 +125,20 @@ describe("SLOs and targets from the stack", () => {
 
   it("--stack NAME --key KEY targets the stack's API, from its config or its outputs", () => {
     expect(parseHarnessArgs(["--stack", "prod-aws", "--key", "k"]).mode).toBe("target");
-    expect(stackTargetUrl("prod-aws", undefined, undefined)).toEqual({ url: "https://api.agents.example.com", source: "stack prod-aws config" });
+    expect(stackTargetUrl("prod-aws", undefined, undefined)).toEqual({
+      url: "https://api.agents.example.com",
+      source: "stack prod-aws config",
+    });
     const outputs = join(mkdtempSync(join(tmpdir(), "agentport-outputs-")), "outputs.json");
-    writeFileSync(outputs, JSON.stringify({ apiBaseUrl: "https://api.prod.example.net/v1", chatUrl: "https://chat.example.net" }));
+    writeFileSync(
+      outputs,
+      JSON.stringify({ apiBaseUrl: "https://api.prod.example.net/v1", chatUrl: "https://chat.example.net" }),
+    );
     expect(stackTargetUrl("prod-aws", undefined, outputs).url).toBe("https://api.prod.example.net");
     writeFileSync(outputs, "{}");
-    expect(() => stackTargetUrl("prod-aws", undefined, outputs)).toThrow(/has no apiBaseUrl \(write it with: pulumi stack output --json/);
+    expect(() => stackTargetUrl("prod-aws", undefined, outputs)).toThrow(
+      /has no apiBaseUrl \(write it with: pulumi stack output --json/,
+    );
   });
 
   it("--k6-env --stack NAME gives the k6 scripts the stack's API URL", async () => {
@@ -118,7 +150,9 @@ describe("SLOs and targets from the stack", () => {
     const r = await harness(["--stack", "prod-aws", "--key", "ap-x", "--scenarios", "streaming", "--dry-run"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^plan for https:\/\/api\.agents\.example\.com:$/m);
-    expect(r.stdout).toMatch(/^thresholds \(stack prod-aws\): TTFT p95 800 ms · inter-token p95 40 ms · e2e p95 8000 ms · other requests p95 4000 ms · failed streams ≤ 0.1 %$/m);
+    expect(r.stdout).toMatch(
+      /^thresholds \(stack prod-aws\): TTFT p95 800 ms · inter-token p95 40 ms · e2e p95 8000 ms · other requests p95 4000 ms · failed streams ≤ 0.1 %$/m,
+    );
   });
 });
 
@@ -130,7 +164,10 @@ describe("npm run loadtest -- --baseline", () => {
   let first: RunReport;
   beforeAll(async () => {
     const agents = join(dir, "agents.json");
-    writeFileSync(agents, JSON.stringify({ agents: [{ id: "paced", kind: "synthetic", tokens: 12, interval_ms: 5, silence_ms: 30 }] }));
+    writeFileSync(
+      agents,
+      JSON.stringify({ agents: [{ id: "paced", kind: "synthetic", tokens: 12, interval_ms: 5, silence_ms: 30 }] }),
+    );
     t = await buildTestApp("pglite", { AGENTS_FILE: agents });
     base = (await listen(t.app)).replace(/\/v1$/, "");
     key = (await t.createKey()).secret;
@@ -141,7 +178,27 @@ describe("npm run loadtest -- --baseline", () => {
   afterAll(() => t.close());
 
   const run = (...args: string[]) =>
-    harness(["--target", base, "--key", key, "--scenarios", "streaming", "--requests", "6", "--concurrency", "3", "--ceiling-seconds", "0", "--stream-model", "agentport/paced", "--stream-tokens", "12", "--ttft-p95-ms", "60000", ...args]);
+    harness([
+      "--target",
+      base,
+      "--key",
+      key,
+      "--scenarios",
+      "streaming",
+      "--requests",
+      "6",
+      "--concurrency",
+      "3",
+      "--ceiling-seconds",
+      "0",
+      "--stream-model",
+      "agentport/paced",
+      "--stream-tokens",
+      "12",
+      "--ttft-p95-ms",
+      "60000",
+      ...args,
+    ]);
 
   it("exits 1 and names the metrics that got worse than a (much better) baseline", async () => {
     writeFileSync(join(dir, "better.json"), JSON.stringify(scaled(first, 0.01)));

@@ -21,11 +21,35 @@ beforeAll(async () => {
   const run = await promisify(execFile)(
     process.execPath,
     [
-      "--import", "tsx", join(ROOT, "loadtest/harness/cli.ts"),
-      "--local", "--time-scale", "0.02", "--scenarios", "streaming", "--requests", "16", "--concurrency", "4",
-      "--stream-tokens", String(TOKENS), "--rates", "10,30", "--rate-seconds", "0.5", "--ceiling-seconds", "0", "--max-duration", "120",
+      "--import",
+      "tsx",
+      join(ROOT, "loadtest/harness/cli.ts"),
+      "--local",
+      "--time-scale",
+      "0.02",
+      "--scenarios",
+      "streaming",
+      "--requests",
+      "16",
+      "--concurrency",
+      "4",
+      "--stream-tokens",
+      String(TOKENS),
+      "--rates",
+      "10,30",
+      "--rate-seconds",
+      "0.5",
+      "--ceiling-seconds",
+      "0",
+      "--max-duration",
+      "120",
       // Latency budgets judge a real run; a loaded CI machine must not decide these verdicts.
-      "--ttft-p95-ms", "60000", "--json", join(dir, "report.json"), "--html", join(dir, "report.html"),
+      "--ttft-p95-ms",
+      "60000",
+      "--json",
+      join(dir, "report.json"),
+      "--html",
+      join(dir, "report.html"),
     ],
     { cwd: ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
   );
@@ -37,14 +61,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ordered = (f: Record<string, unknown>, prefix: string, unit = "_ms") => {
   const v = ["p50", "p90", "p95", "p99"].map((p) => f[`${prefix}_${p}${unit}`] as number);
-  expect(v.every((x) => typeof x === "number" && x >= 0), prefix).toBe(true);
-  expect([...v].sort((a, b) => a - b), prefix).toEqual(v);
+  expect(
+    v.every((x) => typeof x === "number" && x >= 0),
+    prefix,
+  ).toBe(true);
+  expect(
+    [...v].sort((a, b) => a - b),
+    prefix,
+  ).toEqual(v);
 };
 
 describe("stream figures from a --local run", () => {
   it("counts output tokens from the usage chunk and one inter-token gap per token after the first", () => {
     const f = report.scenarios[0].figures;
-    expect(f).toMatchObject({ valid: 16, output_tokens: 16 * TOKENS, itl_count: 16 * (TOKENS - 1), ttft_count: 16, e2e_count: 16 });
+    expect(f).toMatchObject({
+      valid: 16,
+      output_tokens: 16 * TOKENS,
+      itl_count: 16 * (TOKENS - 1),
+      ttft_count: 16,
+      e2e_count: 16,
+    });
     expect(report.interTokenMs.streaming).toHaveLength(16 * (TOKENS - 1));
     expect(report.samples.filter((s) => s.op === "chat.stream").every((s) => s.outputTokens === TOKENS)).toBe(true);
   });
@@ -59,13 +95,19 @@ describe("stream figures from a --local run", () => {
   });
 
   it("sweeps each rate with rate × seconds streams and reports its figures", () => {
-    expect(report.sweep.map((p) => [p.rate, p.requests, p.valid])).toEqual([[10, 5, 5], [30, 15, 15]]);
+    expect(report.sweep.map((p) => [p.rate, p.requests, p.valid])).toEqual([
+      [10, 5, 5],
+      [30, 15, 15],
+    ]);
     for (const p of report.sweep) {
       expect(p.figures.output_tokens).toBe(p.valid * TOKENS);
       ordered(p.figures, "ttft");
       ordered(p.figures, "e2e");
     }
-    expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual([["streaming", "pass"], ["rate-sweep", "pass"]]);
+    expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual([
+      ["streaming", "pass"],
+      ["rate-sweep", "pass"],
+    ]);
   });
 
   it("prints the percentile table and the sweep, and draws the curve", () => {

@@ -15,9 +15,14 @@ const CLI = join(ROOT, "loadtest/harness/cli.ts");
 
 function harness(args: string[], timeoutMs = 240_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", CLI, ...args],
+      { cwd: ROOT, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,12 +33,34 @@ const scenario = (id: string) => report.scenarios.find((s) => s.id === id)!;
 
 beforeAll(async () => {
   run = await harness([
-    "--local", "--stack", "local", "--time-scale", "0.02",
-    "--file-max-bytes", "8m", "--requests", "32", "--concurrency", "8", "--files", "12", "--file-concurrency", "4",
-    "--ceiling-seconds", "1", "--max-duration", "120",
+    "--local",
+    "--stack",
+    "local",
+    "--time-scale",
+    "0.02",
+    "--file-max-bytes",
+    "8m",
+    "--requests",
+    "32",
+    "--concurrency",
+    "8",
+    "--files",
+    "12",
+    "--file-concurrency",
+    "4",
+    "--ceiling-seconds",
+    "1",
+    "--max-duration",
+    "120",
     // Latency budgets judge a real run; a loaded CI machine must not decide correctness verdicts.
-    "--ttft-p95-ms", "60000", "--request-p95-ms", "60000",
-    "--json", join(dir, "report.json"), "--html", join(dir, "report.html"),
+    "--ttft-p95-ms",
+    "60000",
+    "--request-p95-ms",
+    "60000",
+    "--json",
+    join(dir, "report.json"),
+    "--html",
+    join(dir, "report.html"),
   ]);
   if (run.code === 2) throw new Error(`the harness could not start (is nginx installed?):\n${run.stderr}`);
   report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as RunReport;
@@ -43,7 +70,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm run loadtest -- --local (through nginx, time-scaled)", () => {
   it("passes every scenario and exits 0", () => {
-    const failed = report.scenarios.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `${s.id}: ${c.name} — ${c.detail}`));
+    const failed = report.scenarios.flatMap((s) =>
+      s.checks.filter((c) => !c.ok).map((c) => `${s.id}: ${c.name} — ${c.detail}`),
+    );
     expect(failed).toEqual([]);
     expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual([
       ["streaming", "pass"],

@@ -5,11 +5,27 @@ import { resolveLimits } from "../../loadtest/harness/limits-source.js";
 
 describe("harness options", () => {
   it("--local defaults to the local stack; flags override the stack's limits", () => {
-    const opts = parseHarnessArgs(["--local", "--read-timeout-ms", "1000", "--client-body-buffer-size", "64k", "--file-max-bytes", "8m"]);
+    const opts = parseHarnessArgs([
+      "--local",
+      "--read-timeout-ms",
+      "1000",
+      "--client-body-buffer-size",
+      "64k",
+      "--file-max-bytes",
+      "8m",
+    ]);
     expect(opts.stack).toBe("local");
     const { limits, source } = resolveLimits(opts.stack, undefined, opts.overrides);
-    expect(limits).toMatchObject({ readTimeoutMs: 1000, writeTimeoutMs: 60_000, clientBodyBufferSize: "64k", clientBodyBufferBytes: 65536, fileMaxBytes: 8 * 1024 * 1024 });
-    expect(source).toBe("stack local + flags (readTimeoutMs, clientBodyBufferSize, clientBodyBufferBytes, fileMaxBytes)");
+    expect(limits).toMatchObject({
+      readTimeoutMs: 1000,
+      writeTimeoutMs: 60_000,
+      clientBodyBufferSize: "64k",
+      clientBodyBufferBytes: 65536,
+      fileMaxBytes: 8 * 1024 * 1024,
+    });
+    expect(source).toBe(
+      "stack local + flags (readTimeoutMs, clientBodyBufferSize, clientBodyBufferBytes, fileMaxBytes)",
+    );
   });
 
   it("without a stack, a deployed target is checked against the package defaults", () => {
@@ -23,7 +39,9 @@ describe("harness options", () => {
   it("refuses contradictory or malformed flags with a message naming the flag", () => {
     expect(() => parseHarnessArgs([])).toThrow(/--local/);
     expect(() => parseHarnessArgs(["--local", "--target", "http://x"])).toThrow(/exclude/);
-    expect(() => parseHarnessArgs(["--target", "http://127.0.0.1:1", "--key", "k", "--time-scale", "0.1"])).toThrow(/--local only/);
+    expect(() => parseHarnessArgs(["--target", "http://127.0.0.1:1", "--key", "k", "--time-scale", "0.1"])).toThrow(
+      /--local only/,
+    );
     expect(() => parseHarnessArgs(["--local", "--file-max-bytes", "lots"])).toThrow(/--file-max-bytes/);
     expect(() => parseHarnessArgs(["--local", "--scenarios", "streaming,nope"])).toThrow(/unknown scenario 'nope'/);
     expect(() => parseHarnessArgs(["--target", "http://x/v1", "--key", "k"])).toThrow(/origin/);
@@ -42,18 +60,54 @@ describe("harness options", () => {
   });
 
   it("workload, arrivals, caps and thresholds: parsed, or refused naming the flag", () => {
-    const opts = parseHarnessArgs(["--local", "--data", "prompt_tokens=512,output_tokens=64", "--arrivals", "poisson", "--warmup", "0", "--max-bytes", "1g", "--max-error-rate", "0.01", "--itl-p95-ms", "50"]);
-    expect(opts).toMatchObject({ workload: { promptTokens: 512, outputTokens: 64 }, streamTokens: 64, arrivals: "poisson", warmup: 0, maxBytes: 1024 ** 3, slo: { maxErrorRate: 0.01, itlP95Ms: 50 } });
-    expect(parseHarnessArgs(["--local"])).toMatchObject({ maxBytes: 64 * 1024 ** 2, dryRun: false, exceedCap: false, warmup: 2, arrivals: "constant", slo: {} });
+    const opts = parseHarnessArgs([
+      "--local",
+      "--data",
+      "prompt_tokens=512,output_tokens=64",
+      "--arrivals",
+      "poisson",
+      "--warmup",
+      "0",
+      "--max-bytes",
+      "1g",
+      "--max-error-rate",
+      "0.01",
+      "--itl-p95-ms",
+      "50",
+    ]);
+    expect(opts).toMatchObject({
+      workload: { promptTokens: 512, outputTokens: 64 },
+      streamTokens: 64,
+      arrivals: "poisson",
+      warmup: 0,
+      maxBytes: 1024 ** 3,
+      slo: { maxErrorRate: 0.01, itlP95Ms: 50 },
+    });
+    expect(parseHarnessArgs(["--local"])).toMatchObject({
+      maxBytes: 64 * 1024 ** 2,
+      dryRun: false,
+      exceedCap: false,
+      warmup: 2,
+      arrivals: "constant",
+      slo: {},
+    });
     expect(() => parseHarnessArgs(["--local", "--arrivals", "bursty"])).toThrow(/--arrivals is constant or poisson/);
-    expect(() => parseHarnessArgs(["--local", "--data", "prompt_tokens=0"])).toThrow(/--data prompt_tokens must be a whole number >= 1/);
-    expect(() => parseHarnessArgs(["--local", "--max-error-rate", "2"])).toThrow(/--max-error-rate is a share between 0 and 1/);
+    expect(() => parseHarnessArgs(["--local", "--data", "prompt_tokens=0"])).toThrow(
+      /--data prompt_tokens must be a whole number >= 1/,
+    );
+    expect(() => parseHarnessArgs(["--local", "--max-error-rate", "2"])).toThrow(
+      /--max-error-rate is a share between 0 and 1/,
+    );
     expect(() => parseHarnessArgs(["--local", "--max-bytes", "much"])).toThrow(/--max-bytes must be a byte size/);
   });
 
   it("refuses a blank number rather than reading it as 0", () => {
-    expect(() => parseHarnessArgs(["--local", "--token-interval-ms", ""])).toThrow(/--token-interval-ms must be a number/);
-    expect(() => parseHarnessArgs(["--local", "--connect-timeout-ms", " "])).toThrow(/--connect-timeout-ms must be a number/);
+    expect(() => parseHarnessArgs(["--local", "--token-interval-ms", ""])).toThrow(
+      /--token-interval-ms must be a number/,
+    );
+    expect(() => parseHarnessArgs(["--local", "--connect-timeout-ms", " "])).toThrow(
+      /--connect-timeout-ms must be a number/,
+    );
     expect(() => parseHarnessArgs(["--local", "--ceiling-seconds", ""])).toThrow(/--ceiling-seconds/);
   });
 

@@ -17,13 +17,20 @@ describe("k6 scripts", () => {
   }, 120_000);
 
   it("each declares options with named scenarios, an explicit exec, and thresholds", () => {
-    expect(scripts.sort()).toEqual(["body-limits.ts", "chat-stream.ts", "files.ts", "idle-timeout.ts", "revocation.ts"]);
+    expect(scripts.sort()).toEqual([
+      "body-limits.ts",
+      "chat-stream.ts",
+      "files.ts",
+      "idle-timeout.ts",
+      "revocation.ts",
+    ]);
     for (const file of scripts) {
       const text = readFileSync(join(K6_DIR, file), "utf8");
       expect(text, file).toMatch(/export const options: Options = \{/);
       const execs = [...text.matchAll(/exec: "(\w+)"/g)].map((m) => m[1]);
       expect(execs.length, file).toBeGreaterThan(0);
-      for (const exec of execs) expect(text, `${file} exports ${exec}`).toMatch(new RegExp(`export function ${exec}\\(`));
+      for (const exec of execs)
+        expect(text, `${file} exports ${exec}`).toMatch(new RegExp(`export function ${exec}\\(`));
       expect(text, file).toMatch(/http_req_failed/);
       expect(text, file).toMatch(/checks: \[/);
     }
@@ -34,13 +41,29 @@ describe("k6 scripts", () => {
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const usage = `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } })}\n\n`;
-const body = chunk({ role: "assistant", content: "" }) + ": keep-alive\n\n" + chunk({ content: "Lorem" }) + chunk({ content: " ipsum" }) + chunk({ content: " dolor" }) + chunk({}, "stop") + usage + "data: [DONE]\n\n";
+const body =
+  chunk({ role: "assistant", content: "" }) +
+  ": keep-alive\n\n" +
+  chunk({ content: "Lorem" }) +
+  chunk({ content: " ipsum" }) +
+  chunk({ content: " dolor" }) +
+  chunk({}, "stop") +
+  usage +
+  "data: [DONE]\n\n";
 
 describe("the k6 stream check (the harness's rules, in k6's runtime)", () => {
   it("accepts a complete stream, counting content chunks, heartbeats and the usage chunk's tokens", () => {
     const timed = eventsOf(body).map((e, i) => ({ ...e, at: 1000 + i * 10 }));
     const check = checkEvents(timed, 3);
-    expect(check).toMatchObject({ ok: true, error: "", id: "chatcmpl-1", contentChunks: 3, heartbeats: 1, done: true, completionTokens: 3 });
+    expect(check).toMatchObject({
+      ok: true,
+      error: "",
+      id: "chatcmpl-1",
+      contentChunks: 3,
+      heartbeats: 1,
+      done: true,
+      completionTokens: 3,
+    });
     // Arrival of the first content event (TTFT), not of the role chunk or the heartbeat.
     expect(check.contentTimes).toEqual([1020, 1030, 1040]);
     expect(check.contentChars).toEqual([5, 6, 6]);

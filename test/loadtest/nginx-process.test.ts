@@ -25,12 +25,16 @@ describe("gateway process", () => {
   const routes = async () => [{ name: "main", listenPort: await freePort(), upstreamPort: await freePort() }];
 
   it("removes its directory when the nginx binary cannot be started", async () => {
-    await expect(startGateway({ routes: await routes(), limits: defaultLimits(), nginx: join(scratch, "no-such-nginx") })).rejects.toThrow(/cannot start nginx/);
+    await expect(
+      startGateway({ routes: await routes(), limits: defaultLimits(), nginx: join(scratch, "no-such-nginx") }),
+    ).rejects.toThrow(/cannot start nginx/);
     expect(readdirSync(scratch)).toEqual([]);
   });
 
   it("removes its directory when nginx exits before it listens", async () => {
-    await expect(startGateway({ routes: await routes(), limits: defaultLimits(), nginx: "false" })).rejects.toThrow(/nginx did not come up/);
+    await expect(startGateway({ routes: await routes(), limits: defaultLimits(), nginx: "false" })).rejects.toThrow(
+      /nginx did not come up/,
+    );
     expect(readdirSync(scratch)).toEqual([]);
   });
 });

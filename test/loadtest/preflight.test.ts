@@ -16,9 +16,14 @@ const CLI = join(ROOT, "loadtest/harness/cli.ts");
 
 function harness(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", CLI, ...args],
+      { cwd: ROOT, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,14 +33,28 @@ describe("load-test preflight", () => {
   let key: string;
   beforeAll(async () => {
     const agents = join(tmpdir(), `agents-preflight-${process.pid}.json`);
-    writeFileSync(agents, JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 20, interval_ms: 10, silence_ms: 50 }] }));
+    writeFileSync(
+      agents,
+      JSON.stringify({ agents: [{ id: "slow", kind: "synthetic", tokens: 20, interval_ms: 10, silence_ms: 50 }] }),
+    );
     t = await buildTestApp("pglite", { AGENTS_FILE: agents });
     base = (await listen(t.app)).replace(/\/v1$/, "");
     key = (await t.createKey()).secret;
   });
   afterAll(() => t.close());
 
-  const run = (...args: string[]) => harness(["--scenarios", "streaming", "--requests", "2", "--ceiling-seconds", "0", "--stream-model", "agentport/slow", ...args]);
+  const run = (...args: string[]) =>
+    harness([
+      "--scenarios",
+      "streaming",
+      "--requests",
+      "2",
+      "--ceiling-seconds",
+      "0",
+      "--stream-model",
+      "agentport/slow",
+      ...args,
+    ]);
 
   it("stops with one line and exit 2 when the target does not answer", async () => {
     const r = await run("--target", "http://127.0.0.1:9", "--key", key);
@@ -55,12 +74,27 @@ describe("load-test preflight", () => {
   it("stops with exit 2 when the key does not see the streaming model", async () => {
     const r = await run("--target", base, "--key", key, "--stream-model", "agentport/nope");
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^preflight: the model 'agentport\/nope' is not served to this key \(it sees: .*agentport\/slow.*\); pass --stream-model$/m);
+    expect(r.stderr).toMatch(
+      /^preflight: the model 'agentport\/nope' is not served to this key \(it sees: .*agentport\/slow.*\); pass --stream-model$/m,
+    );
   });
 
   it("runs when all is well, exits 1 when only the TTFT budget is missed, and writes JUnit and CSV for CI", async () => {
     const dir = mkdtempSync(join(tmpdir(), "agentport-outputs-"));
-    const r = await run("--target", base, "--key", key, "--stream-tokens", "20", "--ttft-p95-ms", "1", "--junit", join(dir, "checks.xml"), "--csv", join(dir, "samples.csv"));
+    const r = await run(
+      "--target",
+      base,
+      "--key",
+      key,
+      "--stream-tokens",
+      "20",
+      "--ttft-p95-ms",
+      "1",
+      "--junit",
+      join(dir, "checks.xml"),
+      "--csv",
+      join(dir, "samples.csv"),
+    );
     expect(r.stdout).toMatch(/^streaming\s+FAIL/m);
     expect(r.code).toBe(1);
 

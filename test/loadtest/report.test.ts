@@ -44,9 +44,16 @@ describe("the text summary", () => {
 
   it("shows requests and output tokens per second, and TTFT, end-to-end and inter-token p50/p90/p95/p99", () => {
     const f = run.scenarios.find((s) => s.id === "streaming")!.figures;
-    expect(text).toContain(`streams (streaming): ${one(f.requests_per_s)} req/s · ${one(f.output_tokens_per_s)} output tokens/s`);
+    expect(text).toContain(
+      `streams (streaming): ${one(f.requests_per_s)} req/s · ${one(f.output_tokens_per_s)} output tokens/s`,
+    );
     expect(text).toMatch(/^METRIC\s+P50\s+P90\s+P95\s+P99$/m);
-    for (const [label, prefix, unit] of [["TTFT (ms)", "ttft", "_ms"], ["end-to-end (ms)", "e2e", "_ms"], ["inter-token latency (ms)", "itl", "_ms"], ["output tokens/s per stream", "stream_tokens_per_s", ""]]) {
+    for (const [label, prefix, unit] of [
+      ["TTFT (ms)", "ttft", "_ms"],
+      ["end-to-end (ms)", "e2e", "_ms"],
+      ["inter-token latency (ms)", "itl", "_ms"],
+      ["output tokens/s per stream", "stream_tokens_per_s", ""],
+    ]) {
       const cells = ["p50", "p90", "p95", "p99"].map((p) => one(f[`${prefix}_${p}${unit}`]));
       expect(text).toMatch(new RegExp(`^${label.replace(/[()/]/g, "\\$&")}\\s+${cells.join("\\s+")}$`, "m"));
     }
@@ -54,8 +61,13 @@ describe("the text summary", () => {
 
   it("a skipped scenario's line says why it was skipped, and nothing it did not measure", async () => {
     const skipped = structuredClone(run);
-    Object.assign(skipped.scenarios.find((s) => s.id === "idle-timeout")!, { verdict: "skip", note: "no silent agent (pass --silent-model for a deployed target)", checks: [], figures: {} });
-    expect(renderSummary(skipped)).toMatch(/^idle-timeout\s+SKIP\s+\S+ \S+\s+skipped: no silent agent \(pass --silent-model for a deployed target\)$/m);
+    Object.assign(
+      skipped.scenarios.find((s) => s.id === "idle-timeout")!,
+      { verdict: "skip", note: "no silent agent (pass --silent-model for a deployed target)", checks: [], figures: {} },
+    );
+    expect(renderSummary(skipped)).toMatch(
+      /^idle-timeout\s+SKIP\s+\S+ \S+\s+skipped: no silent agent \(pass --silent-model for a deployed target\)$/m,
+    );
     const page = await renderHtml(skipped);
     expect(page).toContain("<td>skipped: no silent agent (pass --silent-model for a deployed target)</td>");
     expect(page).not.toMatch(/read timeout –/);
@@ -63,7 +75,10 @@ describe("the text summary", () => {
 
   it("shows one row per offered rate of the sweep", () => {
     expect(text).toMatch(/^OFFERED REQ\/S\s+ACHIEVED REQ\/S\s+OUTPUT TOK\/S/m);
-    for (const p of run.sweep) expect(text).toMatch(new RegExp(`^${p.rate}\\s+${one(p.figures.requests_per_s)}\\s+.*${p.valid}/${p.requests}$`, "m"));
+    for (const p of run.sweep)
+      expect(text).toMatch(
+        new RegExp(`^${p.rate}\\s+${one(p.figures.requests_per_s)}\\s+.*${p.valid}/${p.requests}$`, "m"),
+      );
   });
 });
 
@@ -88,7 +103,10 @@ describe("the HTML report of a recorded run", () => {
     for (const c of charts) {
       expect(c.width, c.title).toBeGreaterThan(100);
       expect(c.items.length, c.title).toBeGreaterThan(0);
-      expect(outside(c).map((i) => i.fields), c.title).toEqual([]);
+      expect(
+        outside(c).map((i) => i.fields),
+        c.title,
+      ).toEqual([]);
     }
   });
 
@@ -107,21 +125,39 @@ describe("the HTML report of a recorded run", () => {
     expect(chart("Stream throughput per scenario").items.map((i) => i.fields.scenario)).toEqual(streaming);
     // The revocation scenario's listings are not streams: they no longer dwarf the streams' bars.
     expect(chart("Stream throughput per scenario").labels).not.toContain("revocation");
-    expect(new Set(chart("Streams completed over time").items.map((i) => i.fields.scenario))).toEqual(new Set(streaming));
-    const overTime = chart("Streams completed over time").items.reduce((a, i) => a + Number(i.fields["valid streams completed/s"]) * 0.1, 0);
+    expect(new Set(chart("Streams completed over time").items.map((i) => i.fields.scenario))).toEqual(
+      new Set(streaming),
+    );
+    const overTime = chart("Streams completed over time").items.reduce(
+      (a, i) => a + Number(i.fields["valid streams completed/s"]) * 0.1,
+      0,
+    );
     expect(Math.round(overTime)).toBe(validStreams.length);
     const curve = chart("Latency against throughput").items.filter((i) => /mark-symbol/.test(i.mark));
-    expect(curve.map((i) => Number(i.fields.rate)).sort((a, b) => a - b)).toEqual(run.sweep.flatMap((p) => [p.rate, p.rate, p.rate, p.rate]));
+    expect(curve.map((i) => Number(i.fields.rate)).sort((a, b) => a - b)).toEqual(
+      run.sweep.flatMap((p) => [p.rate, p.rate, p.rate, p.rate]),
+    );
     // p50 and p95 differ in shape, so a p50 under its p95 still shows.
     expect(new Set(curve.map((i) => i.fields.percentile))).toEqual(new Set(["p50", "p95"]));
   });
 
   it("an operation with few samples is drawn as dots, not a box", async () => {
-    const few = [120, 180, 450].map((latencyMs, i) => ({ scenario: "body-limits", op: "files.upload-size", at: i * 100, latencyMs, ok: true }));
+    const few = [120, 180, 450].map((latencyMs, i) => ({
+      scenario: "body-limits",
+      op: "files.upload-size",
+      at: i * 100,
+      latencyMs,
+      ok: true,
+    }));
     const withFew = { ...run, samples: [...run.samples, ...few] };
-    const svg = (await renderHtml(withFew)).match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title.startsWith("Latency of the other operations"))!;
+    const svg = (await renderHtml(withFew))
+      .match(/<svg[\s\S]*?<\/svg>/g)!
+      .map(readChart)
+      .find((c) => c.title.startsWith("Latency of the other operations"))!;
     const of = (op: string, mark: RegExp) => svg.items.filter((i) => mark.test(i.mark) && i.fields.op === op);
-    expect(of("files.upload-size", /mark-symbol/).map((i) => Number(i.fields["latency (ms)"]))).toEqual([120, 180, 450]);
+    expect(of("files.upload-size", /mark-symbol/).map((i) => Number(i.fields["latency (ms)"]))).toEqual([
+      120, 180, 450,
+    ]);
     expect(of("files.upload-size", /mark-rect/)).toEqual([]);
     // Twenty-four uploads make a box.
     expect(of("files.upload", /mark-rect/)).toHaveLength(1);
@@ -134,9 +170,14 @@ describe("the HTML report of a recorded run", () => {
     f.ttft_p95_ms = (f.ttft_p95_ms as number) * 3;
     worse.comparison = compareRuns(worse, run, 0.1);
     const page = await renderHtml(worse);
-    expect(page).toMatch(/<h1>agentport load test: <span class="badge fail">FAIL<\/span> worse than the baseline<\/h1>/);
+    expect(page).toMatch(
+      /<h1>agentport load test: <span class="badge fail">FAIL<\/span> worse than the baseline<\/h1>/,
+    );
     expect(page).toMatch(/<tr class="fail"><td>TTFT p95 \(ms\)<\/td>/);
-    const bars = page.match(/<svg[\s\S]*?<\/svg>/g)!.map(readChart).find((c) => c.title === "This run against the baseline (streaming)")!;
+    const bars = page
+      .match(/<svg[\s\S]*?<\/svg>/g)!
+      .map(readChart)
+      .find((c) => c.title === "This run against the baseline (streaming)")!;
     const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms") && !r.key.startsWith("rate_"));
     expect(bars.items.filter((i) => /mark-rect/.test(i.mark))).toHaveLength(ms.length * 2);
     expect(outside(bars)).toEqual([]);

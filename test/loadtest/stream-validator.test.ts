@@ -37,7 +37,10 @@ describe("SSE events of a chat stream", () => {
   it("stamps each event with the arrival time of the bytes that completed it", () => {
     const p = new SseEvents();
     expect(p.push('data: {"id":', 1)).toEqual([]);
-    expect(p.push('1}\n\n: ping\n\n', 2)).toEqual([{ kind: "data", data: '{"id":1}', at: 2 }, { kind: "comment", text: "ping", at: 2 }]);
+    expect(p.push("1}\n\n: ping\n\n", 2)).toEqual([
+      { kind: "data", data: '{"id":1}', at: 2 },
+      { kind: "comment", text: "ping", at: 2 },
+    ]);
   });
 });
 
@@ -45,7 +48,15 @@ describe("stream validator", () => {
   it("accepts a well-formed stream and counts content, heartbeats and the usage chunk", () => {
     const r = validateStream(parse(good()), { model: "agentport/s", contentChunks: 2 });
     expect(r.errors).toEqual([]);
-    expect(r).toMatchObject({ ok: true, id: "chatcmpl-1", text: "ab", contentChunks: 2, heartbeats: 1, done: true, finishReason: "stop" });
+    expect(r).toMatchObject({
+      ok: true,
+      id: "chatcmpl-1",
+      text: "ab",
+      contentChunks: 2,
+      heartbeats: 1,
+      done: true,
+      finishReason: "stop",
+    });
     expect(r.contentTimes).toHaveLength(2);
   });
 
@@ -71,7 +82,8 @@ describe("stream validator", () => {
   it("rejects another finish reason, data after [DONE] and error events", () => {
     expect(validateStream(parse(good().replace('"finish_reason":"stop"', '"finish_reason":"length"'))).ok).toBe(false);
     expect(validateStream(parse(good() + chunk("chatcmpl-1", { content: "x" }))).errors).toContain("data after [DONE]");
-    const err = chunk("chatcmpl-1", { role: "assistant", content: "" }) + `data: {"error":{"message":"upstream down"}}\n\n`;
+    const err =
+      chunk("chatcmpl-1", { role: "assistant", content: "" }) + `data: {"error":{"message":"upstream down"}}\n\n`;
     expect(validateStream(parse(err)).errors[0]).toBe("error event: upstream down");
   });
 

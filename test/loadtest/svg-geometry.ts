@@ -30,7 +30,8 @@ const translate = (t = "") => {
   const m = /^translate\(([-\d.e]+),([-\d.e]+)\)/.exec(t);
   return m ? [Number(m[1]), Number(m[2])] : [0, 0];
 };
-const fieldsOf = (label = "") => Object.fromEntries(label.split("; ").map((kv) => [kv.slice(0, kv.indexOf(": ")), kv.slice(kv.indexOf(": ") + 2)]));
+const fieldsOf = (label = "") =>
+  Object.fromEntries(label.split("; ").map((kv) => [kv.slice(0, kv.indexOf(": ")), kv.slice(kv.indexOf(": ") + 2)]));
 const textOf = (n: Node) => ((n[tagOf(n)] as Node[]).find((c) => "#text" in c)?.["#text"] as string | undefined) ?? "";
 
 function itemBox(n: Node, dx: number, dy: number): MarkItem["box"] {
@@ -65,7 +66,11 @@ export function readChart(svg: string): Chart {
         const [x0, y0, x1, y1] = svgPathBbox(a.d);
         [chart.width, chart.height, origin] = [x1 - x0, y1 - y0, [dx, dy]];
       } else if (/role-mark/.test(cls) && tag !== "#text") {
-        chart.items.push({ mark: cls, box: itemBox(n, dx - origin[0], dy - origin[1]), fields: fieldsOf(a["aria-label"]) });
+        chart.items.push({
+          mark: cls,
+          box: itemBox(n, dx - origin[0], dy - origin[1]),
+          fields: fieldsOf(a["aria-label"]),
+        });
       }
     }
   };
@@ -76,5 +81,7 @@ export function readChart(svg: string): Chart {
 /** Items whose extent leaves the plot area (1 px of slack for half-pixel offsets). */
 export function outside(chart: Chart): MarkItem[] {
   const e = 1;
-  return chart.items.filter(({ box: [x0, y0, x1, y1] }) => x0 < -e || y0 < -e || x1 > chart.width + e || y1 > chart.height + e);
+  return chart.items.filter(
+    ({ box: [x0, y0, x1, y1] }) => x0 < -e || y0 < -e || x1 > chart.width + e || y1 > chart.height + e,
+  );
 }

@@ -60,8 +60,18 @@ describe("arrivals", () => {
 /** A valid stream that started at `start` ms and took `ms`. */
 function stream(start: number, ms: number): StreamOutcome {
   return {
-    status: 200, startedAt: start, endedAt: start + ms, ended: "end", events: [], errorBody: undefined, ttftMs: ms / 2, e2eMs: ms,
-    outputTokens: 10, interTokenMs: [1], longestGapMs: 1, lastByteAt: start + ms,
+    status: 200,
+    startedAt: start,
+    endedAt: start + ms,
+    ended: "end",
+    events: [],
+    errorBody: undefined,
+    ttftMs: ms / 2,
+    e2eMs: ms,
+    outputTokens: 10,
+    interTokenMs: [1],
+    longestGapMs: 1,
+    lastByteAt: start + ms,
     report: { ok: true, errors: [] } as unknown as StreamOutcome["report"],
   };
 }

@@ -17,7 +17,12 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
   });
 
   it("an owner creates a key and sees its secret, base URL and MCP JSON once", async () => {
-    const res = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "ci bot" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: keysUrl(),
+      headers: await asMember("owner"),
+      payload: { name: "ci bot" },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.object).toBe("organization.project.api_key");
@@ -26,7 +31,9 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     expect(body.redacted_value).toBe(`ap-…${body.secret.slice(-4)}`);
     expect(body.base_url).toBe(`${t.config.publicUrl}/v1`);
     expect(body.mcp_json).toEqual({
-      mcpServers: { agentport: { url: `${t.config.publicUrl}/mcp`, headers: { Authorization: `Bearer ${body.secret}` } } },
+      mcpServers: {
+        agentport: { url: `${t.config.publicUrl}/mcp`, headers: { Authorization: `Bearer ${body.secret}` } },
+      },
     });
     expect(body.created_by).toBe("user_owner");
 
@@ -54,29 +61,49 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     const refused = await t.app.inject({ method: "GET", url: "/v1/nothing-here", headers: auth });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({
-      error: { message: expect.stringContaining(`ap-…${secret.slice(-4)}`), type: "invalid_request_error", param: null, code: "invalid_api_key" },
+      error: {
+        message: expect.stringContaining(`ap-…${secret.slice(-4)}`),
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key",
+      },
     });
     expect(refused.body).not.toContain(secret);
   });
 
   it("last used reaches the store in a batch, not per request", async () => {
     const { id, secret } = await t.createKey();
-    for (let i = 0; i < 3; i++) await t.app.inject({ method: "GET", url: "/v1/x", headers: { authorization: `Bearer ${secret}` } });
-    const before = await t.store.db.query<{ last_used_at: unknown }>("SELECT last_used_at FROM api_keys WHERE id = $1", [id]);
+    for (let i = 0; i < 3; i++)
+      await t.app.inject({ method: "GET", url: "/v1/x", headers: { authorization: `Bearer ${secret}` } });
+    const before = await t.store.db.query<{ last_used_at: unknown }>(
+      "SELECT last_used_at FROM api_keys WHERE id = $1",
+      [id],
+    );
     expect(before.rows[0].last_used_at).toBeNull();
     await t.app.apiKeys.flushLastUsed();
-    const after = await t.store.db.query<{ last_used_at: unknown }>("SELECT last_used_at FROM api_keys WHERE id = $1", [id]);
+    const after = await t.store.db.query<{ last_used_at: unknown }>("SELECT last_used_at FROM api_keys WHERE id = $1", [
+      id,
+    ]);
     expect(after.rows[0].last_used_at).not.toBeNull();
   });
 
   it("a member may list but not create or delete; another project's token gets 403", async () => {
-    const create = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("member"), payload: { name: "x" } });
+    const create = await t.app.inject({
+      method: "POST",
+      url: keysUrl(),
+      headers: await asMember("member"),
+      payload: { name: "x" },
+    });
     expect(create.statusCode).toBe(403);
     expect(create.json().error).toMatchObject({ type: "permission_error", code: "insufficient_permissions" });
     const { id } = await t.createKey();
     const del = await t.app.inject({ method: "DELETE", url: `${keysUrl()}/${id}`, headers: await asMember("member") });
     expect(del.statusCode).toBe(403);
-    const other = await t.app.inject({ method: "GET", url: keysUrl(), headers: await asMember("owner", "other-project") });
+    const other = await t.app.inject({
+      method: "GET",
+      url: keysUrl(),
+      headers: await asMember("owner", "other-project"),
+    });
     expect(other.statusCode).toBe(403);
   });
 
@@ -87,12 +114,23 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     const bad = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: "Bearer not.a.jwt" } });
     expect(bad.statusCode).toBe(401);
     const { signMemberToken } = await import("../../service/src/domain/member-token.js");
-    const expired = await signMemberToken({ userId: "u", projectId: "default", role: "owner" }, t.config.jwtSecret, "HS512", -10);
+    const expired = await signMemberToken(
+      { userId: "u", projectId: "default", role: "owner" },
+      t.config.jwtSecret,
+      "HS512",
+      -10,
+    );
     const res = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${expired}` } });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.message).toContain("expired");
-    const wrongSecret = await signMemberToken({ userId: "u", projectId: "default", role: "owner" }, "another-secret".padEnd(64, "y"));
-    expect((await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${wrongSecret}` } })).statusCode).toBe(401);
+    const wrongSecret = await signMemberToken(
+      { userId: "u", projectId: "default", role: "owner" },
+      "another-secret".padEnd(64, "y"),
+    );
+    expect(
+      (await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${wrongSecret}` } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it("a key needs a name; unknown fields and unknown keys are named", async () => {
@@ -110,7 +148,12 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
 
   it("a key with expires_at works until then and is refused after, cached or not, for the API and MCP", async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 3600;
-    const created = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "temp", expires_at: expiresAt } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: keysUrl(),
+      headers: await asMember("owner"),
+      payload: { name: "temp", expires_at: expiresAt },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().expires_at).toBe(expiresAt);
     const { id, secret } = created.json();
@@ -121,8 +164,17 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
       t.app.inject({
         method: "POST",
         url: "/mcp",
-        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        payload: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        payload: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        },
       });
     expect((await models()).statusCode).toBe(200); // now cached
     vi.useFakeTimers({ toFake: ["Date"], now: (expiresAt + 1) * 1000 });
@@ -140,7 +192,12 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
   it("refuses an expires_at that is not a future Unix time in seconds, naming it", async () => {
     const now = Math.floor(Date.now() / 1000);
     for (const expires_at of [now - 10, 1.5, "tomorrow", -1]) {
-      const res = await t.app.inject({ method: "POST", url: keysUrl(), headers: await asMember("owner"), payload: { name: "x", expires_at } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: keysUrl(),
+        headers: await asMember("owner"),
+        payload: { name: "x", expires_at },
+      });
       expect(res.statusCode, String(expires_at)).toBe(400);
       expect(res.json().error.param).toBe("expires_at");
     }

@@ -23,7 +23,13 @@ describe("bodies over the JSON limit are answered 413, never reset", () => {
   beforeAll(async () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-413-")), JSON_BODY_LIMIT: "1m", LOG_LEVEL: "info" };
     server = await startServerProcess(env);
-    secret = JSON.parse((await run(TSX, ["service/src/cli/keys.ts", "create", "--name", "t", "--json"], { env: { ...process.env, ...env } })).stdout).secret;
+    secret = JSON.parse(
+      (
+        await run(TSX, ["service/src/cli/keys.ts", "create", "--name", "t", "--json"], {
+          env: { ...process.env, ...env },
+        })
+      ).stdout,
+    ).secret;
   }, 120_000);
   afterAll(() => {
     server?.child.kill("SIGKILL");
@@ -40,7 +46,11 @@ describe("bodies over the JSON limit are answered 413, never reset", () => {
         try {
           const res = await fetch(server.url + path, {
             method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${secret}` },
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization: `Bearer ${secret}`,
+            },
             body: over(),
             signal: AbortSignal.timeout(20_000),
           });

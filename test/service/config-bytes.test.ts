@@ -15,7 +15,9 @@ describe("byte sizes: one parser for the service and the stack", () => {
   });
 
   it("stops the start on a size that is not one, naming the variable", () => {
-    expect(() => loadConfig({ ...base(), FILE_MAX_BYTES: "5 TB" })).toThrow("FILE_MAX_BYTES must be a byte size such as 5242880, 5120k or 512m (got '5 TB')");
+    expect(() => loadConfig({ ...base(), FILE_MAX_BYTES: "5 TB" })).toThrow(
+      "FILE_MAX_BYTES must be a byte size such as 5242880, 5120k or 512m (got '5 TB')",
+    );
   });
 
   it("the stack accepts exactly what the service accepts", () => {

@@ -28,16 +28,32 @@ describe("configuration from the environment", () => {
     ["PORT", "70000", "PORT must be an integer from 0 to 65535 (got '70000')"],
     ["LOG_LEVEL", "verbose", "LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got 'verbose')"],
     ["LLM_BASE_URL", "not-a-url", "LLM_BASE_URL must be a URL starting with http:// or https:// (got 'not-a-url')"],
-    ["LLM_BASE_URL", "ftp://llm.example.com", "LLM_BASE_URL must be a URL starting with http:// or https:// (got 'ftp://llm.example.com')"],
-    ["PUBLIC_URL", "api.example.com", "PUBLIC_URL must be a URL starting with http:// or https:// (got 'api.example.com')"],
+    [
+      "LLM_BASE_URL",
+      "ftp://llm.example.com",
+      "LLM_BASE_URL must be a URL starting with http:// or https:// (got 'ftp://llm.example.com')",
+    ],
+    [
+      "PUBLIC_URL",
+      "api.example.com",
+      "PUBLIC_URL must be a URL starting with http:// or https:// (got 'api.example.com')",
+    ],
     ["JWT_ALGORITHM", "RS256", "JWT_ALGORITHM must be one of HS256, HS384, HS512 (got 'RS256')"],
     ["BLOB_STORE", "gcs", "BLOB_STORE must be one of local, s3, azure (got 'gcs')"],
     ["LLM_TIMEOUT_SECONDS", "10m", "LLM_TIMEOUT_SECONDS must be a positive number of seconds (got '10m')"],
     ["LLM_IDLE_TIMEOUT_SECONDS", "0", "LLM_IDLE_TIMEOUT_SECONDS must be a positive number of seconds (got '0')"],
     ["HEARTBEAT_SECONDS", "-1", "HEARTBEAT_SECONDS must be a positive number of seconds (got '-1')"],
     ["SHUTDOWN_GRACE_SECONDS", "soon", "SHUTDOWN_GRACE_SECONDS must be a positive number of seconds (got 'soon')"],
-    ["DATABASE_CONNECT_TIMEOUT_SECONDS", "x", "DATABASE_CONNECT_TIMEOUT_SECONDS must be a positive number of seconds (got 'x')"],
-    ["DATABASE_QUERY_TIMEOUT_SECONDS", "Infinity", "DATABASE_QUERY_TIMEOUT_SECONDS must be a positive number of seconds (got 'Infinity')"],
+    [
+      "DATABASE_CONNECT_TIMEOUT_SECONDS",
+      "x",
+      "DATABASE_CONNECT_TIMEOUT_SECONDS must be a positive number of seconds (got 'x')",
+    ],
+    [
+      "DATABASE_QUERY_TIMEOUT_SECONDS",
+      "Infinity",
+      "DATABASE_QUERY_TIMEOUT_SECONDS must be a positive number of seconds (got 'Infinity')",
+    ],
     ["KEY_CACHE_TRUST_SECONDS", "-3", "KEY_CACHE_TRUST_SECONDS must be a positive number of seconds (got '-3')"],
     ["REQUEST_TIMEOUT_SECONDS", "1e3", "REQUEST_TIMEOUT_SECONDS must be a positive number of seconds (got '1e3')"],
     ["HEADERS_TIMEOUT_SECONDS", "0x10", "HEADERS_TIMEOUT_SECONDS must be a positive number of seconds (got '0x10')"],
@@ -51,7 +67,11 @@ describe("configuration from the environment", () => {
     ["JSON_BODY_LIMIT", "5 TB", "JSON_BODY_LIMIT must be a byte size such as 5242880, 5120k or 512m (got '5 TB')"],
     ["FILE_MAX_BYTES", "big", "FILE_MAX_BYTES must be a byte size such as 5242880, 5120k or 512m (got 'big')"],
     ["DATABASE_SCHEMA", "Agent Port", "DATABASE_SCHEMA must be a lower-case SQL identifier (got 'Agent Port')"],
-    ["CORS_ORIGINS", "https://app.example.com/", "CORS_ORIGINS must be a list of origins such as https://app.example.com, without a path or a trailing slash (got 'https://app.example.com/')"],
+    [
+      "CORS_ORIGINS",
+      "https://app.example.com/",
+      "CORS_ORIGINS must be a list of origins such as https://app.example.com, without a path or a trailing slash (got 'https://app.example.com/')",
+    ],
   ];
   for (const [name, value, line] of refused) {
     it(`refuses ${name}=${value}`, () => expect(problemsOf({ [name]: value })).toEqual([line]));
@@ -79,7 +99,9 @@ describe("configuration from the environment", () => {
   it("says when the generated JWT secret cannot be kept in DATA_DIR", () => {
     const file = join(mkdtempSync(join(tmpdir(), "agentport-config-")), "not-a-dir");
     writeFileSync(file, "");
-    expect(() => loadConfig({ DATA_DIR: file })).toThrow(/^DATA_DIR must be a writable directory, or JWT_SECRET set \(.*not-a-dir/);
+    expect(() => loadConfig({ DATA_DIR: file })).toThrow(
+      /^DATA_DIR must be a writable directory, or JWT_SECRET set \(.*not-a-dir/,
+    );
   });
 
   it("lists every problem at once", () => {
@@ -122,7 +144,10 @@ describe("configuration from the environment", () => {
 
 /** Starts the real server with `env` and waits (at most 60 s) for it to exit. */
 async function startAndExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "service/src/server.ts"], { env: { ...process.env, ...base(), PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "service/src/server.ts"], {
+    env: { ...process.env, ...base(), PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => {
@@ -134,7 +159,12 @@ async function startAndExit(env: Record<string, string>): Promise<{ code: number
 
 describe("the server process with a bad environment", () => {
   it("exits 2 listing every problem on its own line, without a stack trace", async () => {
-    const { code, stderr } = await startAndExit({ PORT: "abc", LOG_LEVEL: "verbose", LLM_BASE_URL: "not-a-url", JWT_ALGORITHM: "none" });
+    const { code, stderr } = await startAndExit({
+      PORT: "abc",
+      LOG_LEVEL: "verbose",
+      LLM_BASE_URL: "not-a-url",
+      JWT_ALGORITHM: "none",
+    });
     expect(code).toBe(2);
     expect(stderr.trim().split("\n")).toEqual([
       "agentport cannot start: fix these environment variables",
@@ -148,7 +178,16 @@ describe("the server process with a bad environment", () => {
   it("exits 2 on an invalid agents file, its problems on their own lines, without a stack trace", async () => {
     const dir = mkdtempSync(join(tmpdir(), "agentport-agents-"));
     const file = join(dir, "agents.json");
-    writeFileSync(file, JSON.stringify({ agents: [{ id: "a", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] }, { id: "b", kind: "robot" }, { id: "c", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        agents: [
+          { id: "a", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] },
+          { id: "b", kind: "robot" },
+          { id: "c", kind: "synthetic", tokens: 1, aliases: ["gpt-4o"] },
+        ],
+      }),
+    );
     const { code, stderr } = await startAndExit({ AGENTS_FILE: file });
     expect(code).toBe(2);
     expect(stderr.trim().split("\n")).toEqual([

@@ -24,7 +24,11 @@ describe("CORS (CORS_ORIGINS)", () => {
     const res = await t.app.inject({
       method: "OPTIONS",
       url: "/v1/chat/completions",
-      headers: { origin: APP, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin: APP,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers["access-control-allow-origin"]).toBe(APP);
@@ -43,21 +47,42 @@ describe("CORS (CORS_ORIGINS)", () => {
   });
 
   it("gives another origin no CORS headers (the browser keeps the answer from it)", async () => {
-    const res = await t.app.inject({ url: "/v1/models", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}` } });
+    const res = await t.app.inject({
+      url: "/v1/models",
+      headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}` },
+    });
     expect(res.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   it("lets an allowed origin through the MCP origin check", async () => {
     const url = `${await mcpOrigin()}/mcp`;
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     const res = await fetch(url, {
       method: "POST",
-      headers: { origin: APP, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        origin: APP,
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify(initialize),
     });
     expect(res.status).toBe(200);
     await res.body?.cancel();
-    const refused = await fetch(url, { method: "POST", headers: { origin: "https://evil.example.net", authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{}" });
+    const refused = await fetch(url, {
+      method: "POST",
+      headers: {
+        origin: "https://evil.example.net",
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
     expect(refused.status).toBe(403);
     await refused.body?.cancel();
   });
@@ -88,9 +113,15 @@ describe("CORS (CORS_ORIGINS)", () => {
 
   it("is off by default, and refuses a value that is not an origin", async () => {
     const plain = await buildTestApp();
-    const res = await plain.app.inject({ method: "OPTIONS", url: "/v1/models", headers: { origin: APP, "access-control-request-method": "GET" } });
+    const res = await plain.app.inject({
+      method: "OPTIONS",
+      url: "/v1/models",
+      headers: { origin: APP, "access-control-request-method": "GET" },
+    });
     expect(res.headers["access-control-allow-origin"]).toBeUndefined();
     await plain.close();
-    expect(() => loadConfig({ DATA_DIR: "/tmp/x", JWT_SECRET: "s".repeat(64), CORS_ORIGINS: "https://app.example.com/" })).toThrow(/CORS_ORIGINS must be a list of origins/);
+    expect(() =>
+      loadConfig({ DATA_DIR: "/tmp/x", JWT_SECRET: "s".repeat(64), CORS_ORIGINS: "https://app.example.com/" }),
+    ).toThrow(/CORS_ORIGINS must be a list of origins/);
   });
 });

@@ -16,12 +16,16 @@ describe("service conventions", () => {
   const files = sources("service/src");
 
   it("no route casts its request: handler types come from the route schemas", () => {
-    const casts = files.flatMap(([path, text]) => [...text.matchAll(/request\.(body|params|query) as /g)].map(() => path));
+    const casts = files.flatMap(([path, text]) =>
+      [...text.matchAll(/request\.(body|params|query) as /g)].map(() => path),
+    );
     expect(casts).toEqual([]);
   });
 
   it("every error is built by a factory of the one registry (errors.ts), never at a call site", () => {
-    const built = files.filter(([path, text]) => !path.endsWith("errors.ts") && /new ApiError\(/.test(text)).map(([path]) => path);
+    const built = files
+      .filter(([path, text]) => !path.endsWith("errors.ts") && /new ApiError\(/.test(text))
+      .map(([path]) => path);
     expect(built).toEqual([]);
   });
 
@@ -33,7 +37,9 @@ describe("service conventions", () => {
     expect(unused).toEqual([]);
     // What the tests read back from real answers: every code there must be ours (the upstream
     // stubs under test/helpers speak for the upstream, whose own codes are not ours to declare).
-    const expected = sources("test").filter(([path]) => path.endsWith(".test.ts")).flatMap(([, text]) => [...text.matchAll(/code: "([a-z_]+)"/g)].map((m) => m[1]));
+    const expected = sources("test")
+      .filter(([path]) => path.endsWith(".test.ts"))
+      .flatMap(([, text]) => [...text.matchAll(/code: "([a-z_]+)"/g)].map((m) => m[1]));
     const undeclared = [...new Set(expected)].filter((code) => !(ERROR_CODES as readonly string[]).includes(code));
     expect(undeclared).toEqual([]);
   });

@@ -16,13 +16,22 @@ describe.each(STORE_KINDS)("hostile input (%s)", (kind) => {
   });
   afterAll(() => t.close());
 
-  const envelope = (body: unknown) => (body as { error: { type: string; code: string | null; param: string | null; message: string } }).error;
+  const envelope = (body: unknown) =>
+    (body as { error: { type: string; code: string | null; param: string | null; message: string } }).error;
 
   it("a NUL byte in a path id or a query parameter is a 400, not a store error", async () => {
-    for (const url of ["/v1/files/file-abc%00def", "/v1/files?after=file-x%00y", "/v1/organization/projects/default/api_keys/key_%00"]) {
+    for (const url of [
+      "/v1/files/file-abc%00def",
+      "/v1/files?after=file-x%00y",
+      "/v1/organization/projects/default/api_keys/key_%00",
+    ]) {
       const res = await t.app.inject({ url, headers: url.includes("organization") ? owner : auth });
       expect(res.statusCode, url).toBe(400);
-      expect(envelope(res.json())).toMatchObject({ type: "invalid_request_error", param: "url", code: "invalid_value" });
+      expect(envelope(res.json())).toMatchObject({
+        type: "invalid_request_error",
+        param: "url",
+        code: "invalid_value",
+      });
     }
   });
 
@@ -42,7 +51,10 @@ describe.each(STORE_KINDS)("hostile input (%s)", (kind) => {
       method: "POST",
       url: "/v1/chat/completions",
       headers: { ...auth, "content-type": "application/json" },
-      payload: JSON.stringify({ model: "agentport/chat:latest", messages: [{ role: "user", content: "find \u0000 this" }] }),
+      payload: JSON.stringify({
+        model: "agentport/chat:latest",
+        messages: [{ role: "user", content: "find \u0000 this" }],
+      }),
     });
     expect(res.statusCode).toBeLessThan(500);
   });
@@ -166,7 +178,10 @@ describe("deeply nested JSON", () => {
       method: "POST",
       url: "/v1/chat/completions",
       headers: { ...auth, "content-type": "application/json" },
-      payload: JSON.stringify({ model: "agentport/synthetic-20", messages: [{ role: "user", content: "[".repeat(500) + '\\"{' }] }),
+      payload: JSON.stringify({
+        model: "agentport/synthetic-20",
+        messages: [{ role: "user", content: "[".repeat(500) + '\\"{' }],
+      }),
     });
     expect(res.statusCode).toBe(200);
   });

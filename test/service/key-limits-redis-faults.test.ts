@@ -22,14 +22,24 @@ afterAll(async () => {
 
 /** A service whose keys are limited to `rpm` in `redis`, with a 200 ms command timeout; its models list and readiness, each answered within the bound. */
 async function limitedService(redis: PrivateRedis, rpm: string, logger?: AppOptions["logger"]) {
-  const t: TestApp = await buildTestApp("pglite", { RATE_LIMIT_RPM: rpm, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" }, logger ? { logger } : undefined);
+  const t: TestApp = await buildTestApp(
+    "pglite",
+    { RATE_LIMIT_RPM: rpm, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "200" },
+    logger ? { logger } : undefined,
+  );
   cleanups.push(() => t.close());
   const base = await listen(t.app);
   const origin = base.replace(/\/v1$/, "");
   const { secret } = await t.createKey();
   return {
     origin,
-    models: async () => (await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).status,
+    models: async () =>
+      (
+        await fetch(`${base}/models`, {
+          headers: { authorization: `Bearer ${secret}` },
+          signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+        })
+      ).status,
     ready: async () => (await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json(),
   };
 }
@@ -40,7 +50,10 @@ describe("per-key limits while Redis stalls or is away", () => {
     let redis: PrivateRedis = await startPrivateRedis(port);
     cleanups.push(() => redis.kill());
     const lines: string[] = [];
-    const { origin, models, ready } = await limitedService(redis, "3", { level: "info", stream: { write: (line: string) => void lines.push(line) } });
+    const { origin, models, ready } = await limitedService(redis, "3", {
+      level: "info",
+      stream: { write: (line: string) => void lines.push(line) },
+    });
     const logged = (msg: string) => lines.filter((l) => l.includes(msg)).length;
 
     expect(await models()).toBe(200); // counted in Redis

@@ -34,7 +34,12 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
 }
 
 async function keyWith(t: TestApp, limits: { rateLimitRpm?: number; rateLimitTpm?: number }) {
-  const { record, secret } = await t.app.apiKeys.create({ projectId: "default", name: "limited", createdBy: "t", ...limits });
+  const { record, secret } = await t.app.apiKeys.create({
+    projectId: "default",
+    name: "limited",
+    createdBy: "t",
+    ...limits,
+  });
   return { id: record.id, secret };
 }
 
@@ -53,7 +58,12 @@ async function usageOf(t: TestApp, keyId: string) {
 function mcpPost(url: string, secret: string, body: unknown, session?: string) {
   return fetch(url, {
     method: "POST",
-    headers: { ...bearer(secret), accept: ACCEPT_BOTH, "content-type": "application/json", ...(session && { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" }) },
+    headers: {
+      ...bearer(secret),
+      accept: ACCEPT_BOTH,
+      "content-type": "application/json",
+      ...(session && { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" }),
+    },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(20_000),
   });
@@ -67,7 +77,9 @@ describe("MCP ask_* runs go through the metered path", () => {
     const { client } = await streamableClient(url, bearer(key.secret));
     cleanups.push(() => client.close());
     // Each run reserves ~2 + 20 tokens while the minute is not spent: 3 of 6 parallel calls run.
-    const results = await Promise.all(Array.from({ length: 6 }, () => client.callTool({ name: "ask_syn", arguments: { question: "Hello" } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => client.callTool({ name: "ask_syn", arguments: { question: "Hello" } })),
+    );
     const answered = results.filter((r) => !r.isError);
     const refused = results.filter((r) => r.isError);
     expect(answered.length).toBe(3);
@@ -87,16 +99,30 @@ describe("MCP ask_* runs go through the metered path", () => {
     const session = init.headers.get("mcp-session-id")!;
     await init.text();
     await (await mcpPost(url, key.secret, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
-    const batch = Array.from({ length: 16 }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "ask_syn", arguments: { question: "Hello" } } }));
+    const batch = Array.from({ length: 16 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: 100 + i,
+      method: "tools/call",
+      params: { name: "ask_syn", arguments: { question: "Hello" } },
+    }));
     const res = await mcpPost(url, key.secret, batch, session);
     expect(res.status).toBe(200);
     const text = await res.text();
-    const messages = (res.headers.get("content-type")?.includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5))) : [JSON.parse(text)]).flat();
+    const messages = (
+      res.headers.get("content-type")?.includes("text/event-stream")
+        ? text
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => JSON.parse(l.slice(5)))
+        : [JSON.parse(text)]
+    ).flat();
     const results = messages.filter((m) => m.id >= 100).map((m) => m.result);
     expect(results).toHaveLength(16);
     // Three HTTP requests so far (initialize, initialized, the batch) left 7 units for the runs.
     expect(results.filter((r) => !r.isError)).toHaveLength(7);
-    expect(results.filter((r) => r.isError).map((r) => r.content[0].text)).toEqual(Array(9).fill(expect.stringContaining("Rate limit reached for requests: 10 per minute")));
+    expect(results.filter((r) => r.isError).map((r) => r.content[0].text)).toEqual(
+      Array(9).fill(expect.stringContaining("Rate limit reached for requests: 10 per minute")),
+    );
     expect((await usageOf(t, key.id)).requests).toBe(7);
   });
 });
@@ -112,8 +138,19 @@ describe("a run is metered however it ends", () => {
     const leave = new AbortController();
     const call = fetch(url, {
       method: "POST",
-      headers: { ...bearer(key.secret), accept: ACCEPT_BOTH, "content-type": "application/json", "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask_slow", arguments: { question: "Hello" } } }),
+      headers: {
+        ...bearer(key.secret),
+        accept: ACCEPT_BOTH,
+        "content-type": "application/json",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-03-26",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "ask_slow", arguments: { question: "Hello" } },
+      }),
       signal: leave.signal,
     });
     // The slow agent streams 400 tokens 10 ms apart: leave once it has begun.
@@ -145,7 +182,8 @@ describe("a run is metered however it ends", () => {
     // Read a few deltas, then leave.
     const reader = res.body!.getReader();
     let seen = "";
-    while ((seen.match(/"content":"[^"]/g) ?? []).length < 5) seen += new TextDecoder().decode((await reader.read()).value);
+    while ((seen.match(/"content":"[^"]/g) ?? []).length < 5)
+      seen += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     // The run ends on the server once it notices; its usage lands within a bounded wait.
     let usage = await usageOf(t, key.id);
@@ -157,7 +195,12 @@ describe("a run is metered however it ends", () => {
     expect(usage.output).toBeGreaterThanOrEqual(1);
     expect(usage.output).toBeLessThan(400);
     // The window was settled to it: the next request sees the refund of what was not produced.
-    const next = await t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: bearer(key.secret), payload: { model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] } });
+    const next = await t.app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: bearer(key.secret),
+      payload: { model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] },
+    });
     const remaining = Number(next.headers["x-ratelimit-remaining-tokens"]);
     expect(remaining).toBe(100_000 - usage.input - usage.output - 22);
   });
@@ -165,10 +208,16 @@ describe("a run is metered however it ends", () => {
   it("settlement refunds: a small answer under a large max_tokens does not burn the window", async () => {
     const llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], { RATE_LIMIT_TPM: "500" });
     cleanups.push(() => llm.close());
-    const first = await llm.client.chat.completions.create({ model: "agentport/echo", max_tokens: 2000, messages: [{ role: "user", content: "hi" }] });
+    const first = await llm.client.chat.completions.create({
+      model: "agentport/echo",
+      max_tokens: 2000,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(first.usage?.total_tokens).toBe(18);
     // Reserved 1 + 2000 (refused for anyone else meanwhile), settled to the answer's 18.
-    const second = await llm.client.chat.completions.create({ model: "agentport/echo", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }).withResponse();
+    const second = await llm.client.chat.completions
+      .create({ model: "agentport/echo", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
+      .withResponse();
     expect(second.response.headers.get("x-ratelimit-remaining-tokens")).toBe(String(500 - 18 - (1 + 10)));
   });
 });
@@ -183,7 +232,14 @@ describe("tokens per minute across replicas", () => {
     const store = await openTestStore("postgres");
     shared.push(() => store.drop());
     const replica = async () => {
-      const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-kl-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", REDIS_URL: "redis://127.0.0.1:6379", AGENTS_FILE: AGENTS, ...env });
+      const config = loadConfig({
+        DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-kl-")),
+        JWT_SECRET: "s".repeat(64),
+        LOG_LEVEL: "silent",
+        REDIS_URL: "redis://127.0.0.1:6379",
+        AGENTS_FILE: AGENTS,
+        ...env,
+      });
       const db = await openStore({ databaseUrl: store.url });
       const a = await buildApp({ config, db, logger: false });
       await a.ready();
@@ -198,8 +254,18 @@ describe("tokens per minute across replicas", () => {
 
   it("20 parallel requests on two replicas are served at most the limit plus one request's estimate", async () => {
     const [a, b] = await replicas({ RATE_LIMIT_TPM: "100" });
-    const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "burst", createdBy: "t" });
-    const chat = (r: FastifyInstance) => r.inject({ method: "POST", url: "/v1/chat/completions", headers: bearer(secret), payload: { model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] } });
+    const { secret } = await a.apiKeys.create({
+      projectId: "p-" + randomBytes(4).toString("hex"),
+      name: "burst",
+      createdBy: "t",
+    });
+    const chat = (r: FastifyInstance) =>
+      r.inject({
+        method: "POST",
+        url: "/v1/chat/completions",
+        headers: bearer(secret),
+        payload: { model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] },
+      });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? a : b)));
     const served = answers.filter((r) => r.statusCode === 200);
     // Each reserves 22 while the window is under 100: 22, 44, 66, 88, then 110 refuses the rest.
@@ -212,7 +278,8 @@ describe("a chat request is one request unit", () => {
   it("whether it runs or is refused for its body or model", async () => {
     const t = await app();
     const key = await keyWith(t, { rateLimitRpm: 3 });
-    const chat = (payload: object) => t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: bearer(key.secret), payload });
+    const chat = (payload: object) =>
+      t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: bearer(key.secret), payload });
     const ran = await chat({ model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] });
     expect(ran.statusCode).toBe(200);
     expect(ran.headers["x-ratelimit-remaining-requests"]).toBe("2");
@@ -220,7 +287,9 @@ describe("a chat request is one request unit", () => {
     const unknown = await chat({ model: "agentport/nope", messages: [{ role: "user", content: "Hello" }] });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers["x-ratelimit-remaining-requests"]).toBe("0");
-    expect((await chat({ model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] })).statusCode).toBe(429);
+    expect((await chat({ model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] })).statusCode).toBe(
+      429,
+    );
   });
 });
 
@@ -228,7 +297,13 @@ describe("the deployment's limits are a ceiling for keys", () => {
   it("refuses a key's limit above the deployment's, and one the column cannot store, naming the field", async () => {
     const t = await app({ RATE_LIMIT_RPM: "100" });
     const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
-    const create = (rate_limits: object) => t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "k", rate_limits } });
+    const create = (rate_limits: object) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v1/organization/projects/default/api_keys",
+        headers: owner,
+        payload: { name: "k", rate_limits },
+      });
     const above = await create({ rpm: 101 });
     expect(above.statusCode).toBe(400);
     expect(above.json().error).toMatchObject({ param: "rate_limits.rpm", type: "invalid_request_error" });

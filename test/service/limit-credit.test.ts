@@ -51,9 +51,16 @@ const newKey = () => "credit-" + randomBytes(6).toString("hex");
 const counted = async (key: string) => Number(await admin.hget("agentport-limits:" + key, "r"));
 
 /** Reserves `rounds` times on each of `replicas` in turn; answers how many were admitted. */
-async function admitted(replicas: LeasedWindows | LeasedWindows[], key: string, limits: KeyLimits, rounds: number, tokens = 0): Promise<number> {
+async function admitted(
+  replicas: LeasedWindows | LeasedWindows[],
+  key: string,
+  limits: KeyLimits,
+  rounds: number,
+  tokens = 0,
+): Promise<number> {
   let n = 0;
-  for (let i = 0; i < rounds; i++) for (const windows of [replicas].flat()) if ((await windows.reserve(key, limits, tokens)).allowed) n++;
+  for (let i = 0; i < rounds; i++)
+    for (const windows of [replicas].flat()) if ((await windows.reserve(key, limits, tokens)).allowed) n++;
   return n;
 }
 
@@ -85,7 +92,9 @@ describe("credit leasing over the shared windows", () => {
   it("a burst that arrives together makes one call and spends its grant; near the limit it is still counted exactly", async () => {
     const { windows, counted: calls } = await replica();
     const key = newKey();
-    const burst = await Promise.all(Array.from({ length: 20 }, () => windows.reserve(key, { rpm: 1_000_000, tpm: 0 }, 0)));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => windows.reserve(key, { rpm: 1_000_000, tpm: 0 }, 0)),
+    );
     expect(burst.every((d) => d.allowed)).toBe(true);
     expect(new Set(burst.map((d) => d.requests)).size).toBe(20);
     expect(calls.calls).toBe(1);
@@ -245,7 +254,9 @@ describe("credit leasing over the shared windows", () => {
       settle: async () => {},
     };
     const windows = new LeasedWindows(stalled);
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => windows.reserve("k", { rpm: 1_000, tpm: 0 }, 0)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => windows.reserve("k", { rpm: 1_000, tpm: 0 }, 0)),
+    );
     expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
     expect(calls).toBe(1);
     await windows.close();
@@ -264,10 +275,12 @@ describe("credit leasing over the shared windows", () => {
   it("a service shutting down gives its credit back before its Redis connection closes", async () => {
     const t = await buildTestApp("pglite", { RATE_LIMIT_RPM: "100000", REDIS_URL: REDIS });
     const { secret, id } = await t.createKey();
-    expect((await t.app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } }))
+        .statusCode,
+    ).toBe(200);
     expect(await counted(id)).toBeGreaterThan(1);
     await t.close();
     expect(await counted(id)).toBe(1);
   });
 });
-

@@ -15,7 +15,10 @@ log.flush(() => process.kill(process.pid, "SIGKILL"));
 
 describe("the batched log destination", () => {
   it("writes what is batched when pino is asked to flush (the startup lines), without waiting for the batch or the timer", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", SCRIPT], { encoding: "utf8", timeout: 20_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", SCRIPT], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(run.signal).toBe("SIGKILL");
     expect(run.stdout).toContain('"msg":"the server is up"');
   });

@@ -17,14 +17,28 @@ describe("log output of the real server", () => {
     let out = "";
     s.child.stdout!.on("data", (d: Buffer) => (out += d));
     server = s;
-    return { server: s, lines: () => out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+    return {
+      server: s,
+      lines: () =>
+        out
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
   }
 
-  it("writes a quiet server's access line within a couple of seconds, not when a batch fills", { timeout: 60_000 }, async () => {
-    const { server: s, lines } = await start();
-    expect((await fetch(`${s.url}/v1/models`)).status).toBe(401);
-    await vi.waitFor(() => expect(lines().some((l) => (l.req as { url?: string } | undefined)?.url === "/v1/models")).toBe(true), { timeout: 5_000, interval: 50 });
-  });
+  it(
+    "writes a quiet server's access line within a couple of seconds, not when a batch fills",
+    { timeout: 60_000 },
+    async () => {
+      const { server: s, lines } = await start();
+      expect((await fetch(`${s.url}/v1/models`)).status).toBe(401);
+      await vi.waitFor(
+        () => expect(lines().some((l) => (l.req as { url?: string } | undefined)?.url === "/v1/models")).toBe(true),
+        { timeout: 5_000, interval: 50 },
+      );
+    },
+  );
 
   it("writes every line before it exits on SIGTERM", { timeout: 60_000 }, async () => {
     const { server: s, lines } = await start();

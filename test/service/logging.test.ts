@@ -18,7 +18,11 @@ async function appLoggingAtInfo(loggerOptions: Record<string, unknown> = {}) {
       done();
     },
   });
-  const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "info" });
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")),
+    JWT_SECRET: "s".repeat(64),
+    LOG_LEVEL: "info",
+  });
   const store = await openTestStore("pglite");
   const app = await buildApp({ config, db: store.db, logger: { level: "info", stream: sink, ...loggerOptions } });
   return { lines, config, store, app };
@@ -33,17 +37,35 @@ describe("structured logs", () => {
         done();
       },
     });
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "debug" });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-log-")),
+      JWT_SECRET: "s".repeat(64),
+      LOG_LEVEL: "debug",
+    });
     const store = await openTestStore("pglite");
     const app = await buildApp({
       config,
       db: store.db,
-      logger: { level: "debug", stream: sink, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" }, serializers: { req: (r) => ({ method: r.method, url: r.url, headers: r.headers }) } },
+      logger: {
+        level: "debug",
+        stream: sink,
+        redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
+        serializers: { req: (r) => ({ method: r.method, url: r.url, headers: r.headers }) },
+      },
     });
     const token = await signMemberToken({ userId: "u1", projectId: "default", role: "owner" }, config.jwtSecret);
-    const created = await app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: { authorization: `Bearer ${token}` }, payload: { name: "k" } });
+    const created = await app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: "k" },
+    });
     const secret = created.json().secret as string;
-    const used = await app.inject({ method: "GET", url: "/v1/none", headers: { authorization: `Bearer ${secret}`, "x-request-id": "req_fixed_1" } });
+    const used = await app.inject({
+      method: "GET",
+      url: "/v1/none",
+      headers: { authorization: `Bearer ${secret}`, "x-request-id": "req_fixed_1" },
+    });
     expect(used.headers["x-request-id"]).toBe("req_fixed_1");
     await app.inject({ method: "GET", url: "/v1/none", headers: { authorization: `Bearer ${secret}x` } });
     await app.close();
@@ -76,11 +98,16 @@ describe("structured logs", () => {
     await new Promise((r) => setTimeout(r, 200));
     socket.destroy(); // the client goes away mid-file
 
-    await vi.waitFor(() => expect(lines.some((l) => l.code === "client_closed_request")).toBe(true), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(lines.some((l) => l.code === "client_closed_request")).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const abort = lines.find((l) => l.code === "client_closed_request")!;
     expect(abort.level).toBe(30);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect((await app.inject({ url: "/v1/files", headers: { authorization: `Bearer ${secret}` } })).json().data).toEqual([]);
+    expect(
+      (await app.inject({ url: "/v1/files", headers: { authorization: `Bearer ${secret}` } })).json().data,
+    ).toEqual([]);
     await app.close();
     await store.drop();
   });
@@ -95,7 +122,14 @@ describe("structured logs", () => {
 
     const ours = lines.filter((l) => l.reqId === res.headers["x-request-id"]);
     expect(ours).toHaveLength(1);
-    expect(ours[0]).toMatchObject({ level: 30, msg: "request completed", req: { method: "GET", url: "/v1/models" }, res: { statusCode: 200 }, keyId: record.id, projectId: "proj_a" });
+    expect(ours[0]).toMatchObject({
+      level: 30,
+      msg: "request completed",
+      req: { method: "GET", url: "/v1/models" },
+      res: { statusCode: 200 },
+      keyId: record.id,
+      projectId: "proj_a",
+    });
     expect(ours[0].responseTime).toBeGreaterThan(0);
     const refused = lines.filter((l) => l.msg === "request completed" && l.res?.statusCode === 401);
     expect(refused).toHaveLength(1);
@@ -105,12 +139,22 @@ describe("structured logs", () => {
 
   it("write the access line pino would write: same fields, order and values", async () => {
     // Fastify's own request serializer, given explicitly: that app's access lines go through pino.
-    const fastifyReq = (r: any) => ({ method: r.method, url: r.url, version: r.headers?.["accept-version"], host: r.host, remoteAddress: r.ip, remotePort: r.socket?.remotePort });
+    const fastifyReq = (r: any) => ({
+      method: r.method,
+      url: r.url,
+      version: r.headers?.["accept-version"],
+      host: r.host,
+      remoteAddress: r.ip,
+      remotePort: r.socket?.remotePort,
+    });
     const lineOf = async (loggerOptions: Record<string, unknown>) => {
       const { lines, store, app } = await appLoggingAtInfo(loggerOptions);
       await app.listen({ host: "127.0.0.1", port: 0 });
       const { secret } = await app.apiKeys.create({ projectId: "proj_a", name: "k", createdBy: "u" });
-      const res = await fetch(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/models?x=%22q%22`, { headers: { authorization: `Bearer ${secret}`, "accept-version": "2" } });
+      const res = await fetch(
+        `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/models?x=%22q%22`,
+        { headers: { authorization: `Bearer ${secret}`, "accept-version": "2" } },
+      );
       await res.arrayBuffer();
       await app.close();
       await store.drop();
@@ -125,8 +169,34 @@ describe("structured logs", () => {
     };
     const ours = await lineOf({});
     expect(ours).toEqual(await lineOf({ serializers: { req: fastifyReq } }));
-    expect(ours.keys).toEqual(["level", "time", "pid", "hostname", "reqId", "req", "res", "responseTime", "keyId", "projectId", "msg"]);
-    expect(ours.req).toEqual({ method: "GET", url: '/v1/models?x=%22q%22', version: "2", host: "checked", remoteAddress: "127.0.0.1", remotePort: "number" });
-    expect(ours.rest).toEqual({ level: 30, pid: process.pid, hostname: hostname(), res: { statusCode: 200 }, projectId: "proj_a", msg: "request completed" });
+    expect(ours.keys).toEqual([
+      "level",
+      "time",
+      "pid",
+      "hostname",
+      "reqId",
+      "req",
+      "res",
+      "responseTime",
+      "keyId",
+      "projectId",
+      "msg",
+    ]);
+    expect(ours.req).toEqual({
+      method: "GET",
+      url: "/v1/models?x=%22q%22",
+      version: "2",
+      host: "checked",
+      remoteAddress: "127.0.0.1",
+      remotePort: "number",
+    });
+    expect(ours.rest).toEqual({
+      level: 30,
+      pid: process.pid,
+      hostname: hostname(),
+      res: { statusCode: 200 },
+      projectId: "proj_a",
+      msg: "request completed",
+    });
   });
 });

@@ -14,11 +14,15 @@ describe("/metrics after real requests through the official client", () => {
   let client: OpenAI;
   beforeAll(async () => {
     // A logger (silent) as the server has one: requests are counted where the access line is written.
-    llm = await startLlmTestApp([
-      { id: "five", kind: "synthetic", tokens: 5 },
-      { id: "busy", kind: "llm", model: "status-503" },
-      { id: "gone", kind: "llm", model: "echo", base_url: "http://127.0.0.1:9/v1" },
-    ], {}, { logger: { level: "silent" } });
+    llm = await startLlmTestApp(
+      [
+        { id: "five", kind: "synthetic", tokens: 5 },
+        { id: "busy", kind: "llm", model: "status-503" },
+        { id: "gone", kind: "llm", model: "echo", base_url: "http://127.0.0.1:9/v1" },
+      ],
+      {},
+      { logger: { level: "silent" } },
+    );
     ({ t, client } = llm);
     origin = llm.baseURL.replace(/\/v1$/, "");
   });
@@ -31,7 +35,8 @@ describe("/metrics after real requests through the official client", () => {
     expect((await fetch(`${origin}/no/such/path`)).status).toBe(404);
 
     const m = await scrape(origin);
-    const requests = (method: string, route: string, status: string) => m.value("agentport_http_requests_total", { method, route, status });
+    const requests = (method: string, route: string, status: string) =>
+      m.value("agentport_http_requests_total", { method, route, status });
     expect(requests("GET", "/v1/models", "200")).toBe(2);
     expect(requests("GET", "/v1/models/*", "404")).toBe(1);
     expect(requests("GET", "unmatched", "404")).toBe(1);
@@ -60,19 +65,27 @@ describe("/metrics after real requests through the official client", () => {
       .map(([, n]) => n);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(m.value("agentport_chat_open_streams")).toBe(0);
-    expect(m.value("agentport_chat_completions_total", { model: "agentport/five", mode: "stream", outcome: "ok" })).toBe(1);
-    expect(m.value("agentport_http_requests_total", { method: "POST", route: "/v1/chat/completions", status: "200" })).toBe(1);
+    expect(
+      m.value("agentport_chat_completions_total", { model: "agentport/five", mode: "stream", outcome: "ok" }),
+    ).toBe(1);
+    expect(
+      m.value("agentport_http_requests_total", { method: "POST", route: "/v1/chat/completions", status: "200" }),
+    ).toBe(1);
   });
 
   it("counts upstream errors by the upstream's status, or how the call failed", async () => {
-    await expect(client.chat.completions.create({ model: "agentport/busy", messages: user })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    await expect(client.chat.completions.create({ model: "agentport/busy", messages: user })).rejects.toBeInstanceOf(
+      OpenAI.InternalServerError,
+    );
     // A stream's headers are out before the upstream answers: its refusal arrives as an error event.
     const stream = await client.chat.completions.create({ model: "agentport/busy", messages: user, stream: true });
     const read = async () => {
       for await (const chunk of stream) void chunk;
     };
     await expect(read()).rejects.toBeInstanceOf(OpenAI.APIError);
-    await expect(client.chat.completions.create({ model: "agentport/gone", messages: user })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    await expect(client.chat.completions.create({ model: "agentport/gone", messages: user })).rejects.toBeInstanceOf(
+      OpenAI.InternalServerError,
+    );
 
     const m = await scrape(origin);
     // Each request tried its upstream twice (the default `retries.attempts`): every try that failed counts.
@@ -92,7 +105,12 @@ describe("rate-limit refusals in /metrics", () => {
 
   const keyWith = async (rateLimits: object) => {
     const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
-    const res = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "limited", rate_limits: rateLimits } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: owner,
+      payload: { name: "limited", rate_limits: rateLimits },
+    });
     return openaiClient(`${origin}/v1`, res.json().secret);
   };
 
@@ -108,7 +126,9 @@ describe("rate-limit refusals in /metrics", () => {
 
     const tpm = await keyWith({ tpm: 10 });
     await tpm.chat.completions.create({ model: "agentport/synthetic-20", messages: user }); // 28 tokens: the minute is spent
-    await expect(tpm.chat.completions.create({ model: "agentport/synthetic-20", messages: user })).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(
+      tpm.chat.completions.create({ model: "agentport/synthetic-20", messages: user }),
+    ).rejects.toBeInstanceOf(OpenAI.RateLimitError);
 
     const m = await scrape(origin);
     expect(m.value("agentport_rate_limit_refusals_total", { limit: "requests" })).toBe(2);

@@ -52,8 +52,15 @@ describe.each(STORE_KINDS)("models (%s)", (kind) => {
 
   it("retrieves a model by an id holding a slash and a colon, encoded or not", async () => {
     const model = await client.models.retrieve("agentport/chat:latest");
-    expect(model).toEqual({ id: "agentport/chat:latest", object: "model", created: expect.any(Number), owned_by: "agentport" });
-    const raw = await fetch(`${baseURL}/models/agentport/chat:latest`, { headers: { authorization: `Bearer ${client.apiKey}` } });
+    expect(model).toEqual({
+      id: "agentport/chat:latest",
+      object: "model",
+      created: expect.any(Number),
+      owned_by: "agentport",
+    });
+    const raw = await fetch(`${baseURL}/models/agentport/chat:latest`, {
+      headers: { authorization: `Bearer ${client.apiKey}` },
+    });
     expect(raw.status).toBe(200);
     expect((await raw.json()).id).toBe("agentport/chat:latest");
   });
@@ -61,7 +68,9 @@ describe.each(STORE_KINDS)("models (%s)", (kind) => {
   it("answers 404 model_not_found for an unknown model", async () => {
     const err = await client.models.retrieve("agentport/nope").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-    const res = await fetch(`${baseURL}/models/agentport%2Fnope`, { headers: { authorization: `Bearer ${client.apiKey}` } });
+    const res = await fetch(`${baseURL}/models/agentport%2Fnope`, {
+      headers: { authorization: `Bearer ${client.apiKey}` },
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
       error: {

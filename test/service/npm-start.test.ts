@@ -42,7 +42,10 @@ describe("npm start", () => {
   it("stops the server when npm alone gets SIGTERM, instead of orphaning it", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-npm-start-"));
     const port = await freePort();
-    const npm = spawn("npm", ["start"], { env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }, stdio: "ignore" });
+    const npm = spawn("npm", ["start"], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" },
+      stdio: "ignore",
+    });
     const health = `http://127.0.0.1:${port}/health`;
     try {
       expect(await eventually(() => answers(health), 60_000)).toBe(true);

@@ -26,7 +26,12 @@ describe("GET /v1/openapi.json", () => {
       .split("\n")
       .flatMap((line) => {
         const m = /(\/\S*) \(([A-Z, ]+)\)/.exec(line.replace(/^[│├└─\s]+/, ""));
-        return m ? m[2].split(", ").filter((v) => v !== "HEAD").map((verb) => [m[1], verb.toLowerCase()] as const) : [];
+        return m
+          ? m[2]
+              .split(", ")
+              .filter((v) => v !== "HEAD")
+              .map((verb) => [m[1], verb.toLowerCase()] as const)
+          : [];
       });
     expect(routes.length).toBeGreaterThan(10);
     const documented = (path: string) => path.replace(/:(\w+)/g, "{$1}").replace(/\*$/, "{model}");
@@ -43,17 +48,35 @@ describe("GET /v1/openapi.json", () => {
       if (!path.startsWith("/v1/")) continue;
       for (const [verb, op] of Object.entries<any>(item)) {
         const codes = Object.keys(op.responses ?? {});
-        expect(codes.some((c) => /^2\d\d$/.test(c)), `${verb} ${path}`).toBe(true);
+        expect(
+          codes.some((c) => /^2\d\d$/.test(c)),
+          `${verb} ${path}`,
+        ).toBe(true);
         for (const range of ["4XX", "5XX"]) {
-          expect(op.responses[range]?.content?.["application/json"]?.schema?.properties?.error?.required, `${verb} ${path} ${range}`).toEqual(["message", "type", "param", "code"]);
+          expect(
+            op.responses[range]?.content?.["application/json"]?.schema?.properties?.error?.required,
+            `${verb} ${path} ${range}`,
+          ).toEqual(["message", "type", "param", "code"]);
         }
       }
     }
-    expect(doc.paths["/v1/chat/completions"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "messages"]);
-    expect(doc.paths["/v1/embeddings"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
-    expect(doc.paths["/v1/responses"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
-    for (const path of ["/v1/responses/{id}", "/v1/responses/{id}/input_items"]) expect(doc.paths[path].get.responses["200"], path).toBeDefined();
-    expect(doc.paths["/v1/responses/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(["id", "object", "deleted"]);
+    expect(doc.paths["/v1/chat/completions"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "model",
+      "messages",
+    ]);
+    expect(doc.paths["/v1/embeddings"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "model",
+      "input",
+    ]);
+    expect(doc.paths["/v1/responses"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "model",
+      "input",
+    ]);
+    for (const path of ["/v1/responses/{id}", "/v1/responses/{id}/input_items"])
+      expect(doc.paths[path].get.responses["200"], path).toBeDefined();
+    expect(doc.paths["/v1/responses/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(
+      ["id", "object", "deleted"],
+    );
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
   });
 });

@@ -9,7 +9,10 @@ describe("the embedded store's memory settings", () => {
   const root = mkdtempSync(join(tmpdir(), "agentport-pglite-memory-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  for (const [where, dir] of [["persisted in a data dir", join(root, "pg")], ["in memory", undefined]] as const) {
+  for (const [where, dir] of [
+    ["persisted in a data dir", join(root, "pg")],
+    ["in memory", undefined],
+  ] as const) {
     it(`runs with 8 MB of shared buffers, not PostgreSQL's 128 MB, ${where}`, async () => {
       const db = await openPglite(dir);
       try {

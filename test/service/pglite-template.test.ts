@@ -23,21 +23,41 @@ describe("the embedded store's prebuilt template", () => {
   it("gives an empty data dir a working store: migrations applied, a key created and accepted, all still there on the next start", async () => {
     const dataDir = join(root, "data");
     const said: string[] = [];
-    const db = await openStore({ pgliteDir: join(dataDir, "pg"), pgliteTemplateDir: templateDir, info: (m) => said.push(m) });
+    const db = await openStore({
+      pgliteDir: join(dataDir, "pg"),
+      pgliteTemplateDir: templateDir,
+      info: (m) => said.push(m),
+    });
     expect(said.join("\n")).toContain("from the prebuilt template");
     const applied = await db.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name");
     expect(applied.rows.map((r) => r.name)).toEqual(migrationFiles());
 
-    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"), LOG_LEVEL: "silent" });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: "test-jwt-secret-".padEnd(64, "x"),
+      LOG_LEVEL: "silent",
+    });
     const app = await buildApp({ config, db, logger: false });
-    const { secret } = await app.apiKeys.create({ projectId: "default", name: "from template", createdBy: "user_test" });
-    const models = await app.inject({ method: "GET", url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
+    const { secret } = await app.apiKeys.create({
+      projectId: "default",
+      name: "from template",
+      createdBy: "user_test",
+    });
+    const models = await app.inject({
+      method: "GET",
+      url: "/v1/models",
+      headers: { authorization: `Bearer ${secret}` },
+    });
     expect(models.statusCode).toBe(200);
     await app.close();
     await db.close();
 
     const again: string[] = [];
-    const reopened = await openStore({ pgliteDir: join(dataDir, "pg"), pgliteTemplateDir: templateDir, info: (m) => again.push(m) });
+    const reopened = await openStore({
+      pgliteDir: join(dataDir, "pg"),
+      pgliteTemplateDir: templateDir,
+      info: (m) => again.push(m),
+    });
     expect(again).toEqual([]);
     expect((await reopened.query("SELECT name FROM api_keys")).rows).toEqual([{ name: "from template" }]);
     await reopened.close();

@@ -22,11 +22,15 @@ async function asSuperuser<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
  * Key"))). The test server trusts every local connection, so a login attempt proves nothing.
  */
 async function passwordLogsIn(role: string, password: string): Promise<boolean> {
-  const row = await asSuperuser((c) => c.query<{ v: string }>("SELECT rolpassword AS v FROM pg_authid WHERE rolname = $1", [role]));
+  const row = await asSuperuser((c) =>
+    c.query<{ v: string }>("SELECT rolpassword AS v FROM pg_authid WHERE rolname = $1", [role]),
+  );
   const m = /^SCRAM-SHA-256\$(\d+):([^$]+)\$([^:]+):/.exec(row.rows[0]?.v ?? "");
   if (!m) throw new Error(`${role} has no SCRAM verifier`);
   const salted = pbkdf2Sync(password, Buffer.from(m[2], "base64"), Number(m[1]), 32, "sha256");
-  const storedKey = createHash("sha256").update(createHmac("sha256", salted).update("Client Key").digest()).digest("base64");
+  const storedKey = createHash("sha256")
+    .update(createHmac("sha256", salted).update("Client Key").digest())
+    .digest("base64");
   return storedKey === m[3];
 }
 
@@ -72,7 +76,9 @@ describe("provision-db: a least-privilege role for the API service, as a managed
     await provisionAppRole(masterUrl, role, secondPassword, "agentport");
     expect(await passwordLogsIn(role, secondPassword)).toBe(true);
     expect(await passwordLogsIn(role, firstPassword)).toBe(false);
-    const attrs = await asSuperuser((c) => c.query("SELECT rolcanlogin, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = $1", [role]));
+    const attrs = await asSuperuser((c) =>
+      c.query("SELECT rolcanlogin, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = $1", [role]),
+    );
     expect(attrs.rows[0]).toEqual({ rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false });
   });
 
@@ -80,7 +86,9 @@ describe("provision-db: a least-privilege role for the API service, as a managed
     const raised = `agentport_r_${suffix}`;
     await asSuperuser((c) => c.query(`CREATE ROLE ${raised} LOGIN CREATEDB BYPASSRLS`));
     try {
-      await expect(provisionAppRole(masterUrl, raised, firstPassword, "agentport_raised")).rejects.toThrow(/has CREATEDB, BYPASSRLS; run ALTER ROLE/);
+      await expect(provisionAppRole(masterUrl, raised, firstPassword, "agentport_raised")).rejects.toThrow(
+        /has CREATEDB, BYPASSRLS; run ALTER ROLE/,
+      );
       const schema = await asSuperuser((c) => c.query("SELECT 1 FROM pg_namespace WHERE nspname = 'agentport_raised'"));
       expect(schema.rowCount).toBe(0);
     } finally {
@@ -105,7 +113,9 @@ describe("provision-db: a least-privilege role for the API service, as a managed
       await direct.connect();
       const refused = await direct.query("CREATE TABLE public.intruder (x int)").catch((e: { code: string }) => e.code);
       expect(refused).toBe("42501");
-      const owner = await direct.query<{ owner: string }>("SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'agentport'");
+      const owner = await direct.query<{ owner: string }>(
+        "SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'agentport'",
+      );
       expect(owner.rows[0].owner).toBe(role);
       await direct.end();
     } finally {

@@ -25,7 +25,13 @@ async function replicasSharingRedis(limits: Record<string, string>): Promise<[Fa
   const store = await openTestStore("postgres");
   shared.push(() => store.drop());
   const replica = async () => {
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-rl-")), JWT_SECRET: "s".repeat(64), LOG_LEVEL: "silent", REDIS_URL, ...limits });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-rl-")),
+      JWT_SECRET: "s".repeat(64),
+      LOG_LEVEL: "silent",
+      REDIS_URL,
+      ...limits,
+    });
     const db = await openStore({ databaseUrl: store.url });
     const app = await buildApp({ config, db, logger: false });
     await app.ready();
@@ -37,7 +43,8 @@ async function replicasSharingRedis(limits: Record<string, string>): Promise<[Fa
   };
   return [await replica(), await replica()];
 }
-const models = (t: { app: TestApp["app"] }, secret: string) => t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
+const models = (t: { app: TestApp["app"] }, secret: string) =>
+  t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${secret}` } });
 
 describe("requests per minute per API key", () => {
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -68,14 +75,24 @@ describe("requests per minute per API key", () => {
     const t = await buildTestApp("pglite", {});
     cleanups.push(() => t.close());
     const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
-    const created = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "limited", rate_limits: { rpm: 1 } } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: owner,
+      payload: { name: "limited", rate_limits: { rpm: 1 } },
+    });
     expect(created.json().rate_limits).toEqual({ rpm: 1, tpm: null });
     expect((await models(t, created.json().secret)).statusCode).toBe(200);
     expect((await models(t, created.json().secret)).statusCode).toBe(429);
     const free = (await t.createKey()).secret;
     const res = await models(t, free);
     expect(res.headers["x-ratelimit-limit-requests"]).toBeUndefined();
-    const unknown = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "x", rate_limits: { rpd: 5 } } });
+    const unknown = await t.app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: owner,
+      payload: { name: "x", rate_limits: { rpd: 5 } },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.param).toBe("rate_limits.rpd");
   });
@@ -83,7 +100,11 @@ describe("requests per minute per API key", () => {
   it("two replicas sharing Redis share one count, and the official client sees a RateLimitError", async () => {
     const [a, b] = await replicasSharingRedis({ RATE_LIMIT_RPM: "4" });
     // A fresh key each run: its count starts at zero whatever an earlier run left in Redis.
-    const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
+    const { secret } = await a.apiKeys.create({
+      projectId: "p-" + randomBytes(4).toString("hex"),
+      name: "shared",
+      createdBy: "t",
+    });
     const statuses = [];
     for (const app of [a, b, a, b]) statuses.push((await models({ app }, secret)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200]);
@@ -101,7 +122,13 @@ describe("requests per minute per API key", () => {
   });
 
   it("writes reset durations the way OpenAI does", () => {
-    expect([resetDuration(250), resetDuration(1000), resetDuration(59_001), resetDuration(60_000), resetDuration(61_500)]).toEqual(["250ms", "1s", "1m0s", "1m0s", "1m2s"]);
+    expect([
+      resetDuration(250),
+      resetDuration(1000),
+      resetDuration(59_001),
+      resetDuration(60_000),
+      resetDuration(61_500),
+    ]).toEqual(["250ms", "1s", "1m0s", "1m0s", "1m2s"]);
   });
 });
 
@@ -112,7 +139,12 @@ describe("tokens per minute per API key", () => {
   });
   const SYNTHETIC = "agentport/synthetic-20";
   const chat = (app: TestApp["app"], secret: string) =>
-    app.inject({ method: "POST", url: "/v1/chat/completions", headers: { authorization: `Bearer ${secret}` }, payload: { model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] } });
+    app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] },
+    });
 
   it("says the limit, what remains and when it resets; once the minute's tokens are spent, 429 with Retry-After", async () => {
     const t = await buildTestApp("pglite", { RATE_LIMIT_TPM: "60" });
@@ -145,10 +177,18 @@ describe("tokens per minute per API key", () => {
     const t = await buildTestApp("pglite", {});
     cleanups.push(() => t.close());
     const owner = { authorization: `Bearer ${await t.memberToken("owner")}` };
-    const created = await t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: owner, payload: { name: "tpm", rate_limits: { tpm: 10 } } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: owner,
+      payload: { name: "tpm", rate_limits: { tpm: 10 } },
+    });
     expect(created.json().rate_limits).toEqual({ rpm: null, tpm: 10 });
     const listed = await t.app.inject({ url: "/v1/organization/projects/default/api_keys", headers: owner });
-    expect(listed.json().data.find((k: { id: string }) => k.id === created.json().id).rate_limits).toEqual({ rpm: null, tpm: 10 });
+    expect(listed.json().data.find((k: { id: string }) => k.id === created.json().id).rate_limits).toEqual({
+      rpm: null,
+      tpm: 10,
+    });
     expect((await chat(t.app, created.json().secret)).statusCode).toBe(200);
     expect((await chat(t.app, created.json().secret)).statusCode).toBe(429);
     const free = await chat(t.app, (await t.createKey()).secret);
@@ -158,15 +198,22 @@ describe("tokens per minute per API key", () => {
 
   it("two replicas sharing Redis share one token count; the official client sees a RateLimitError", async () => {
     const [a, b] = await replicasSharingRedis({ RATE_LIMIT_TPM: "50" });
-    const { secret } = await a.apiKeys.create({ projectId: "p-" + randomBytes(4).toString("hex"), name: "shared", createdBy: "t" });
+    const { secret } = await a.apiKeys.create({
+      projectId: "p-" + randomBytes(4).toString("hex"),
+      name: "shared",
+      createdBy: "t",
+    });
     expect((await chat(a, secret)).statusCode).toBe(200); // 22 reserved, settled to 28, of 50
     const onB = await chat(b, secret);
     // b sees a's tokens: 22 (a's reservation, or 28 once settled) + its own 22.
     expect(Number(onB.headers["x-ratelimit-remaining-tokens"])).toBeLessThanOrEqual(6);
     // The spend is written without waiting for Redis; give it a bounded moment to land.
-    for (let i = 0; i < 50 && (await chat(a, secret)).statusCode !== 429; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await chat(a, secret)).statusCode !== 429; i++)
+      await new Promise((r) => setTimeout(r, 20));
     const client = openaiClient(await listen(b), secret);
-    const err = await client.chat.completions.create({ model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] }).catch((e: unknown) => e);
+    const err = await client.chat.completions
+      .create({ model: SYNTHETIC, messages: [{ role: "user", content: "Hello" }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
   });
 

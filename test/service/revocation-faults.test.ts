@@ -88,7 +88,13 @@ describe("revocation through PostgreSQL faults (two service processes, a private
   async function revokeAndExpectRefused(key: { id: string; secret: string }) {
     expect(await keys.delete("default", key.id)).toBe(true);
     for (const r of replicas) {
-      expect(await waitFor(() => status(r, "/v1/models", key.secret), (s) => s === 401, 5_000)).toBe(401);
+      expect(
+        await waitFor(
+          () => status(r, "/v1/models", key.secret),
+          (s) => s === 401,
+          5_000,
+        ),
+      ).toBe(401);
     }
   }
 
@@ -128,7 +134,14 @@ describe("revocation through PostgreSQL faults (two service processes, a private
       cluster.heal();
     }
     // Back: the key works again, and a revocation propagates.
-    for (const r of replicas) expect(await waitFor(() => status(r, "/v1/models", key.secret), (s) => s === 200, 15_000)).toBe(200);
+    for (const r of replicas)
+      expect(
+        await waitFor(
+          () => status(r, "/v1/models", key.secret),
+          (s) => s === 200,
+          15_000,
+        ),
+      ).toBe(200);
     await revokeAndExpectRefused(key);
   }, 60_000);
 
@@ -140,10 +153,19 @@ describe("revocation through PostgreSQL faults (two service processes, a private
     for (const r of replicas) expect(await status(r, "/v1/models", key.secret)).toBe(503);
     await cluster.startServer();
     for (const r of replicas) {
-      expect(await waitFor(() => status(r, "/health/ready"), (s) => s === 200, 20_000)).toBe(200);
+      expect(
+        await waitFor(
+          () => status(r, "/health/ready"),
+          (s) => s === 200,
+          20_000,
+        ),
+      ).toBe(200);
       // Readiness reports whether the listener is back.
       const body = await waitFor(
-        async () => (await (await fetch(`${r.url}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json()) as { notifications: string },
+        async () =>
+          (await (await fetch(`${r.url}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) })).json()) as {
+            notifications: string;
+          },
         (b) => b.notifications === "live",
         20_000,
       );

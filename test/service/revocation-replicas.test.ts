@@ -18,7 +18,11 @@ describe("revocation across replicas (PostgreSQL server)", () => {
   it("a key deleted on one replica is refused by another that had it cached", async () => {
     const store = await openTestStore("postgres");
     opened.push(store);
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-replicas-")), JWT_SECRET: "j".repeat(64), LOG_LEVEL: "silent" });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-replicas-")),
+      JWT_SECRET: "j".repeat(64),
+      LOG_LEVEL: "silent",
+    });
     const replica = async () => {
       const db = await openStore({ databaseUrl: store.url });
       const app = await buildApp({ config, db, logger: false });
@@ -34,6 +38,9 @@ describe("revocation across replicas (PostgreSQL server)", () => {
     await a.apiKeys.delete("default", record.id);
     expect((await a.inject({ url: "/v1/none", headers: auth })).statusCode).toBe(401);
     // b learns through NOTIFY, delivered as soon as a's DELETE commits.
-    await vi.waitFor(async () => expect((await b.inject({ url: "/v1/none", headers: auth })).statusCode).toBe(401), { timeout: 2000, interval: 5 });
+    await vi.waitFor(async () => expect((await b.inject({ url: "/v1/none", headers: auth })).statusCode).toBe(401), {
+      timeout: 2000,
+      interval: 5,
+    });
   });
 });

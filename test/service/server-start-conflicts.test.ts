@@ -33,52 +33,64 @@ function startServer(env: Record<string, string>, ms = 60_000) {
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
-  return new Promise<{ code: number | null; started: boolean; stdout: string; stderr: string; stop(): void }>((resolve) => {
-    const done = (code: number | null, started: boolean) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      resolve({ code, started, stdout, stderr, stop: () => child.kill("SIGTERM") });
-    };
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      done(null, false);
-    }, ms);
-    const poll = setInterval(() => stdout.includes("agentport API on") && done(null, true), 100);
-    child.on("exit", (code) => done(code, false));
-  });
+  return new Promise<{ code: number | null; started: boolean; stdout: string; stderr: string; stop(): void }>(
+    (resolve) => {
+      const done = (code: number | null, started: boolean) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve({ code, started, stdout, stderr, stop: () => child.kill("SIGTERM") });
+      };
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        done(null, false);
+      }, ms);
+      const poll = setInterval(() => stdout.includes("agentport API on") && done(null, true), 100);
+      child.on("exit", (code) => done(code, false));
+    },
+  );
 }
 
 describe("server start", () => {
-  it("on a busy port: one line naming the port and PORT, a non-zero exit, no server.json left", { timeout: 120_000 }, async () => {
-    const busy = await listening();
-    const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
-    try {
-      const r = await startServer({ PORT: String(portOf(busy)), DATA_DIR: dataDir });
-      expect(r.started).toBe(false);
-      expect(r.code).toBe(1);
-      expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`port ${portOf(busy)} is already in use; set PORT`))]);
-      expect(existsSync(join(dataDir, "server.json"))).toBe(false);
-    } finally {
-      busy.close();
-    }
-  });
+  it(
+    "on a busy port: one line naming the port and PORT, a non-zero exit, no server.json left",
+    { timeout: 120_000 },
+    async () => {
+      const busy = await listening();
+      const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
+      try {
+        const r = await startServer({ PORT: String(portOf(busy)), DATA_DIR: dataDir });
+        expect(r.started).toBe(false);
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n")).toEqual([
+          expect.stringMatching(new RegExp(`port ${portOf(busy)} is already in use; set PORT`)),
+        ]);
+        expect(existsSync(join(dataDir, "server.json"))).toBe(false);
+      } finally {
+        busy.close();
+      }
+    },
+  );
 
-  it("starts over a stale server.json whose pid is now another process and whose URL does not answer", { timeout: 120_000 }, async () => {
-    const deadUrl = `http://127.0.0.1:${await freePort()}`;
-    const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
-    // This test process is alive and is not an agentport server: the pid of an unrelated process.
-    writeFileSync(join(dataDir, "server.json"), JSON.stringify({ pid: process.pid, url: deadUrl }));
-    const port = await freePort();
-    const r = await startServer({ PORT: String(port), DATA_DIR: dataDir });
-    try {
-      expect(r.stderr).not.toContain("Another agentport server");
-      expect(r.started).toBe(true);
-      const health = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) });
-      expect(health.status).toBe(200);
-    } finally {
-      r.stop();
-    }
-  });
+  it(
+    "starts over a stale server.json whose pid is now another process and whose URL does not answer",
+    { timeout: 120_000 },
+    async () => {
+      const deadUrl = `http://127.0.0.1:${await freePort()}`;
+      const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));
+      // This test process is alive and is not an agentport server: the pid of an unrelated process.
+      writeFileSync(join(dataDir, "server.json"), JSON.stringify({ pid: process.pid, url: deadUrl }));
+      const port = await freePort();
+      const r = await startServer({ PORT: String(port), DATA_DIR: dataDir });
+      try {
+        expect(r.stderr).not.toContain("Another agentport server");
+        expect(r.started).toBe(true);
+        const health = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) });
+        expect(health.status).toBe(200);
+      } finally {
+        r.stop();
+      }
+    },
+  );
 
   it("still refuses a data dir held by a server that answers", { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-start-"));

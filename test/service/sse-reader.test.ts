@@ -28,12 +28,18 @@ describe("the one SSE reader", () => {
   });
 
   it("drops a byte order mark at the start of the stream, even split across reads, and keeps one anywhere else", () => {
-    for (const size of [1, 2, 100]) expect(shown(read("\ufeffdata: a\n\ndata: \ufeffb\n\n", size))).toEqual(["a", "\ufeffb"]);
+    for (const size of [1, 2, 100])
+      expect(shown(read("\ufeffdata: a\n\ndata: \ufeffb\n\n", size))).toEqual(["a", "\ufeffb"]);
   });
 
   it("reads bytes that are not UTF-8 as U+FFFD, as a browser's EventSource does", () => {
     const reader = new SseReader();
-    const bytes = Uint8Array.from([...new TextEncoder().encode("data: a"), 0xff, 0xc3, ...new TextEncoder().encode("b\n\n")]);
+    const bytes = Uint8Array.from([
+      ...new TextEncoder().encode("data: a"),
+      0xff,
+      0xc3,
+      ...new TextEncoder().encode("b\n\n"),
+    ]);
     expect(shown(reader.push(bytes))).toEqual(["a\ufffd\ufffdb"]);
   });
 

@@ -14,7 +14,13 @@ describe("SseWriter response head", () => {
         heartbeatMs: 60_000,
         onClientGone: { stop() {} },
         // As a reply's headers may arrive: a content type set before the stream began, a list, a number, an unset one.
-        headers: { "content-type": "application/json", "set-cookie": ["a=1", "b=2"], "x-request-id": "req_1", "x-count": 3, "x-unset": undefined },
+        headers: {
+          "content-type": "application/json",
+          "set-cookie": ["a=1", "b=2"],
+          "x-request-id": "req_1",
+          "x-count": 3,
+          "x-unset": undefined,
+        },
       });
       sse.data('{"n":1}');
       sse.end();

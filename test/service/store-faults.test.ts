@@ -48,7 +48,12 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
   const raw: string[] = [];
 
   const sql = (text: string) => superuser.query(text);
-  const adminToken = () => signMemberToken({ userId: "user_admin", projectId: "default", role: "admin" }, config.jwtSecret, config.jwtAlgorithm);
+  const adminToken = () =>
+    signMemberToken(
+      { userId: "user_admin", projectId: "default", role: "admin" },
+      config.jwtSecret,
+      config.jwtAlgorithm,
+    );
   const linesOf = (reqId: string) => lines.filter((l) => l.reqId === reqId);
 
   beforeAll(async () => {
@@ -66,7 +71,11 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
       databaseUrl: `postgres://app@127.0.0.1:${cluster.port}/agentport`,
       timeouts: { connectMs: 1000, queryMs: 2000, listenerTrustMs: 1000 },
     });
-    config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-storefault-")), JWT_SECRET: "f".repeat(64), LOG_LEVEL: "info" });
+    config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-storefault-")),
+      JWT_SECRET: "f".repeat(64),
+      LOG_LEVEL: "info",
+    });
     const sink = new Writable({
       write(chunk, _enc, done) {
         for (const line of String(chunk).split("\n").filter(Boolean)) {
@@ -76,7 +85,11 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
         done();
       },
     });
-    app = await buildApp({ config, db, logger: { level: "info", stream: sink, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } } });
+    app = await buildApp({
+      config,
+      db,
+      logger: { level: "info", stream: sink, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } },
+    });
     base = await app.listen({ host: "127.0.0.1", port: 0 });
     config.publicUrl = base;
   }, 180_000);
@@ -105,7 +118,8 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
       const failure = mine.find((l) => l.msg === "store query failed");
       expect(failure).toMatchObject({ level: 50, code: "23514", statement: "INSERT api_keys" });
       const text = raw.filter((l) => l.includes(res.headers["x-request-id"] as string)).join("\n");
-      for (const leak of ["INSERT INTO", "VALUES", "secret_hash", "Failing row", "refuse_all", "\\x", "ap-…"]) expect(text).not.toContain(leak);
+      for (const leak of ["INSERT INTO", "VALUES", "secret_hash", "Failing row", "refuse_all", "\\x", "ap-…"])
+        expect(text).not.toContain(leak);
     } finally {
       await sql("ALTER TABLE api_keys DROP CONSTRAINT refuse_all");
     }
@@ -192,10 +206,17 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
       const res = await app.inject({ url: "/v1/models", headers: bearer(secret) });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
-        error: { message: expect.stringContaining("metadata store"), type: "server_error", param: null, code: "service_unavailable" },
+        error: {
+          message: expect.stringContaining("metadata store"),
+          type: "server_error",
+          param: null,
+          code: "service_unavailable",
+        },
       });
       const mine = linesOf(res.headers["x-request-id"] as string);
-      expect(mine.filter((l) => l.level >= 40)).toEqual([expect.objectContaining({ level: 40, msg: "metadata store unavailable", statement: "SELECT api_keys" })]);
+      expect(mine.filter((l) => l.level >= 40)).toEqual([
+        expect.objectContaining({ level: 40, msg: "metadata store unavailable", statement: "SELECT api_keys" }),
+      ]);
       expect(JSON.stringify(mine)).not.toContain("stack");
 
       const ready = await app.inject({ url: "/health/ready" });
@@ -204,6 +225,11 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
     } finally {
       await cluster.startServer();
     }
-    expect(await until(async () => (await app.inject({ url: "/v1/models", headers: bearer(secret) })).statusCode === 200, 20_000)).toBe(true);
+    expect(
+      await until(
+        async () => (await app.inject({ url: "/v1/models", headers: bearer(secret) })).statusCode === 200,
+        20_000,
+      ),
+    ).toBe(true);
   }, 60_000);
 });

@@ -24,7 +24,9 @@ describe("the store at start-up on a PostgreSQL server", () => {
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     try {
-      const { rows } = await other.query<{ got: boolean }>("SELECT pg_try_advisory_lock($1) AS got", [MIGRATION_LOCK_ID]);
+      const { rows } = await other.query<{ got: boolean }>("SELECT pg_try_advisory_lock($1) AS got", [
+        MIGRATION_LOCK_ID,
+      ]);
       expect(rows[0].got).toBe(true);
       const applied = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM schema_migrations");
       expect(applied.rows[0].n).toBe(migrationFiles().length);
@@ -49,7 +51,13 @@ describe("the store at start-up on a PostgreSQL server", () => {
       finished = finishMigrating();
     }, 11_000);
 
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-startup-")), DATABASE_URL: database.url, DATABASE_SCHEMA: "agentport", JWT_SECRET: "x".repeat(64), LOG_LEVEL: "silent" });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-startup-")),
+      DATABASE_URL: database.url,
+      DATABASE_SCHEMA: "agentport",
+      JWT_SECRET: "x".repeat(64),
+      LOG_LEVEL: "silent",
+    });
     let app: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       app = await buildApp({ config, logger: false });

@@ -17,11 +17,20 @@ describe("an unhandled promise rejection", () => {
   it("is logged, and the server goes on answering", async () => {
     const dir = mkdtempSync(join(tmpdir(), "agentport-rejection-"));
     const preload = join(dir, "reject-on-signal.mjs");
-    writeFileSync(preload, `process.on("SIGUSR2", () => void Promise.reject(new Error("stray rejection for the test")));\n`);
-    server = await startServerProcess({ DATA_DIR: dir, LOG_LEVEL: "info", NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+    writeFileSync(
+      preload,
+      `process.on("SIGUSR2", () => void Promise.reject(new Error("stray rejection for the test")));\n`,
+    );
+    server = await startServerProcess({
+      DATA_DIR: dir,
+      LOG_LEVEL: "info",
+      NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`,
+    });
     let out = "";
     server.child.stdout!.on("data", (d: Buffer) => (out += d));
-    const logged = new Promise<void>((resolve) => server!.child.stdout!.on("data", () => out.includes("stray rejection for the test") && resolve()));
+    const logged = new Promise<void>((resolve) =>
+      server!.child.stdout!.on("data", () => out.includes("stray rejection for the test") && resolve()),
+    );
     server.child.kill("SIGUSR2");
     const outcome = await Promise.race([
       logged.then(() => "logged"),

@@ -7,7 +7,11 @@ import type { FastifyRouteSchemaDef } from "fastify/types/schema.js";
 import { describe, expect, it } from "vitest";
 import { validatorCompiler } from "../../service/src/validation.js";
 
-const schema = Type.Object({ n: Type.Integer(), mode: Type.String({ default: "auto" }), at: Type.Optional(Type.String({ format: "date-time" })) });
+const schema = Type.Object({
+  n: Type.Integer(),
+  mode: Type.String({ default: "auto" }),
+  at: Type.Optional(Type.String({ format: "date-time" })),
+});
 
 function validate(httpPart: string, data: Record<string, unknown>): { ok: boolean; data: Record<string, unknown> } {
   const check = validatorCompiler()({ schema, httpPart, method: "POST", url: "/x" } as FastifyRouteSchemaDef<unknown>);

@@ -33,7 +33,10 @@ export default function setup(): void {
     install();
     dir = findNginx();
   }
-  if (!dir) throw new Error("nginx is required by the load-test tests and was not found: install it (Debian: apt-get install -y nginx)");
+  if (!dir)
+    throw new Error(
+      "nginx is required by the load-test tests and was not found: install it (Debian: apt-get install -y nginx)",
+    );
   // The harness starts `nginx` from PATH; make sure that is this one for the workers.
   const path = (process.env.PATH ?? "").split(delimiter);
   if (!path.includes(dir)) process.env.PATH = [dir, ...path].join(delimiter);

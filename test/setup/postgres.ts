@@ -18,6 +18,8 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   await admin.end();
   // Test workers are forked after global setup and inherit this environment.
   process.env.TEST_DATABASE_URL = cluster.url("test");
-  console.log(`PostgreSQL at ${configured} did not answer: using a private cluster on port ${cluster.port} for this run`);
+  console.log(
+    `PostgreSQL at ${configured} did not answer: using a private cluster on port ${cluster.port} for this run`,
+  );
   return () => cluster.remove();
 }

@@ -35,7 +35,6 @@ export function common(c: Common, sizing: Sizing | undefined): Values {
   return out;
 }
 
-
 export function componentValues({ spec: s, secrets }: ValuesInput): Values {
   const a = s.automation;
   const services = a.services;
@@ -44,7 +43,8 @@ export function componentValues({ spec: s, secrets }: ValuesInput): Values {
       ...common(s.frontend, RESOURCES.frontend),
       env: {
         ...s.frontend.env,
-        REACT_APP_BROADCASTER_WS_URL: s.frontend.env.REACT_APP_BROADCASTER_WS_URL ?? `wss://${s.ingress.domainName}/broadcast`,
+        REACT_APP_BROADCASTER_WS_URL:
+          s.frontend.env.REACT_APP_BROADCASTER_WS_URL ?? `wss://${s.ingress.domainName}/broadcast`,
         // One switch: the UI and the backend agree on invitation-only sign-up.
         REACT_APP_SECURED_SIGN_UP: a.env.SECURED_SIGN_UP,
       },
@@ -64,7 +64,10 @@ export function componentValues({ spec: s, secrets }: ValuesInput): Values {
         jobs: common(services.jobs, RESOURCES["automation.jobs"]),
         "jobs-priority": common(services["jobs-priority"], RESOURCES["automation.jobs-priority"]),
         rpc: common(services.rpc, RESOURCES["automation.rpc"]),
-        identifier: { ...common(services.identifier, RESOURCES["automation.identifier"]), name: services.identifier.name },
+        identifier: {
+          ...common(services.identifier, RESOURCES["automation.identifier"]),
+          name: services.identifier.name,
+        },
       },
     },
     ultron: {
@@ -73,16 +76,26 @@ export function componentValues({ spec: s, secrets }: ValuesInput): Values {
       lifecycle: { preStop: { httpGet: { path: "/stop-all-consumer", port: 3000 } } },
       env: { ...s.ultron.env, STORAGE_DISK: STORAGE_DISK[s.storage.provider] },
       // The same Output as automation.env: equal by construction.
-      secret: { PUBLIC_LLM_INTERNAL_SECRET: secrets.publicLlmInternalSecret, CLI_ZIPPER_PRIVATE_KEY: secrets.ultronPrivateKey },
+      secret: {
+        PUBLIC_LLM_INTERNAL_SECRET: secrets.publicLlmInternalSecret,
+        CLI_ZIPPER_PRIVATE_KEY: secrets.ultronPrivateKey,
+      },
     },
     document_converter: {
       ...common(s.document_converter, RESOURCES.document_converter),
       env: { ...s.document_converter.env, USE_CLOUDA: String(s.storage.provider === "AzureStorage") },
     },
     html_conversion: { ...common(s.html_conversion, RESOURCES.html_conversion), env: s.html_conversion.env },
-    html_conversion_worker: { ...common(s.html_conversion_worker, RESOURCES.html_conversion_worker), env: s.html_conversion_worker.env },
+    html_conversion_worker: {
+      ...common(s.html_conversion_worker, RESOURCES.html_conversion_worker),
+      env: s.html_conversion_worker.env,
+    },
     localllm: { ...common(s.localllm, RESOURCES.localllm), env: s.localllm.env },
-    llmproxy: { ...common(s.llmproxy, RESOURCES.llmproxy), ...(s.llmproxy.port ? { port: s.llmproxy.port } : {}), env: s.llmproxy.env },
+    llmproxy: {
+      ...common(s.llmproxy, RESOURCES.llmproxy),
+      ...(s.llmproxy.port ? { port: s.llmproxy.port } : {}),
+      env: s.llmproxy.env,
+    },
     boost: {
       ...common(s.boost, RESOURCES.boost),
       env: {

@@ -8,7 +8,12 @@ function providerKeys(keys: ValuesInput["spec"]["llm"]["secretKeys"]): Values {
   return Object.fromEntries(
     Object.entries(LLM_PROVIDER_KEYS).map(([group, names]) => {
       const given = keys[group as keyof typeof LLM_PROVIDER_KEYS] as Record<string, string | undefined>;
-      return [group, Object.fromEntries(names.map((n) => [n, given[n] ?? ((LLM_JSON_LISTS as readonly string[]).includes(n) ? "[]" : "")]))];
+      return [
+        group,
+        Object.fromEntries(
+          names.map((n) => [n, given[n] ?? ((LLM_JSON_LISTS as readonly string[]).includes(n) ? "[]" : "")]),
+        ),
+      ];
     }),
   );
 }
@@ -16,13 +21,22 @@ function providerKeys(keys: ValuesInput["spec"]["llm"]["secretKeys"]): Values {
 export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
   const r = s.registryCredentials;
   const c = s.credentials;
-  const { SERVICE_BOOST_API_KEY_MAIN: _main, SERVICE_BOOST_AUTO_API_KEY: _auto, SERVICE_BOOST_LLMPROXY_KEY: _proxy, ...boostRest } = c.boost;
+  const {
+    SERVICE_BOOST_API_KEY_MAIN: _main,
+    SERVICE_BOOST_AUTO_API_KEY: _auto,
+    SERVICE_BOOST_LLMPROXY_KEY: _proxy,
+    ...boostRest
+  } = c.boost;
   return {
-    registryCredentials: r.enabled ? { server: r.server, username: r.username, password: r.password, email: r.email } : {},
+    registryCredentials: r.enabled
+      ? { server: r.server, username: r.username, password: r.password, email: r.email }
+      : {},
     image: {
       ...(s.image.imagePullSecrets ? { imagePullSecrets: s.image.imagePullSecrets } : {}),
       pullPolicy: s.image.pullPolicy,
-      ...Object.fromEntries(Object.entries(imageTagsFor(s.platform.version)).map(([component, tag]) => [component, { tag }])),
+      ...Object.fromEntries(
+        Object.entries(imageTagsFor(s.platform.version)).map(([component, tag]) => [component, { tag }]),
+      ),
     },
     jwt: { secret: secrets.jwtSecret, ...(s.jwt.key ? { key: s.jwt.key } : {}), algorithm: s.jwt.algorithm },
     credentials: {
@@ -44,7 +58,11 @@ export function credentialValues({ spec: s, secrets }: ValuesInput): Values {
       localllm: { HUB_TOKEN: c.localllm.HUB_TOKEN ?? "" },
       html_conversion: { BEARER_TOKEN: secrets.htmlConversionBearerToken },
     },
-    llm: { AI_MODE: s.llm.AI_MODE, secretKeys: providerKeys(s.llm.secretKeys), ...(s.llm.deployments ? { deployments: s.llm.deployments } : {}) },
+    llm: {
+      AI_MODE: s.llm.AI_MODE,
+      secretKeys: providerKeys(s.llm.secretKeys),
+      ...(s.llm.deployments ? { deployments: s.llm.deployments } : {}),
+    },
     auditLogs: s.auditLogs,
   };
 }

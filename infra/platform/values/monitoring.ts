@@ -23,7 +23,10 @@ export function monitoringValues({ spec: s, secrets }: ValuesInput): Values {
       enabled: m.enabled,
       useTls: m.useTls,
       // The stack's own scrape jobs first, then the API pods'.
-      metrics: { ...sized(m.metrics, "metrics"), additionalScrapeConfigs: [...m.metrics.additionalScrapeConfigs, apiScrapeConfig(s.api.namespace)] },
+      metrics: {
+        ...sized(m.metrics, "metrics"),
+        additionalScrapeConfigs: [...m.metrics.additionalScrapeConfigs, apiScrapeConfig(s.api.namespace)],
+      },
       dashboards: { ...sized(m.dashboards, "dashboards"), adminPassword: secrets.dashboardsAdminPassword },
       logs: sized(m.logs, "logs"),
       logagent: sized(m.logagent, "logagent"),

@@ -31,7 +31,11 @@ export interface ValuesInput {
   spec: StackSpec;
   secrets: PlatformSecrets;
   /** The storage variant's chart settings. */
-  storage: { provider: StackSpec["storage"]["provider"]; chartSecret: pulumi.Input<Record<string, string>>; componentValues: Record<string, unknown> };
+  storage: {
+    provider: StackSpec["storage"]["provider"];
+    chartSecret: pulumi.Input<Record<string, string>>;
+    componentValues: Record<string, unknown>;
+  };
   /** Endpoints of managed data services (empty when none). */
   managed: ManagedEndpoints;
 }

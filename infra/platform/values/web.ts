@@ -39,7 +39,10 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
       provider: storage.provider,
       secret: { [{ S3: "cloudb", AzureStorage: "clouda", Minio: "objstore" }[storage.provider]]: storage.chartSecret },
     },
-    objstore: storage.provider === "Minio" ? { ...common({ ...s.objstore, enabled: true }, RESOURCES.objstore), ...storage.componentValues } : storage.componentValues,
+    objstore:
+      storage.provider === "Minio"
+        ? { ...common({ ...s.objstore, enabled: true }, RESOURCES.objstore), ...storage.componentValues }
+        : storage.componentValues,
     company: s.company,
     mailer: { smtp_settings: smtpSettings, default_from_email: s.mailer.default_from_email },
     smtp: {
@@ -49,7 +52,14 @@ export function webValues({ spec: s, secrets, storage }: ValuesInput): Values {
         enabled: s.smtp.auth.enabled,
         // The user name is the package's (the reference hides it): the list is rendered only when a
         // stack names its users, since Helm replaces a list as a whole.
-        ...(s.smtp.auth.users.length ? { users: s.smtp.auth.users.map((u, n) => ({ username: u.username, password: n === 0 ? secrets.smtpPassword : u.password })) } : {}),
+        ...(s.smtp.auth.users.length
+          ? {
+              users: s.smtp.auth.users.map((u, n) => ({
+                username: u.username,
+                password: n === 0 ? secrets.smtpPassword : u.password,
+              })),
+            }
+          : {}),
       },
       service: s.smtp.service,
       image: s.smtp.image,

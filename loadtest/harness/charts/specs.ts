@@ -22,7 +22,13 @@ function scenarioColor(r: RunReport, shown: readonly string[]) {
 
 const present = (rows: Array<{ scenario: string }>) => [...new Set(rows.map((row) => row.scenario))];
 
-function histogram(r: RunReport, title: string, rows: Array<{ scenario: string; value: number }>, axis: string, count: string): TopLevelSpec | null {
+function histogram(
+  r: RunReport,
+  title: string,
+  rows: Array<{ scenario: string; value: number }>,
+  axis: string,
+  count: string,
+): TopLevelSpec | null {
   if (!rows.length) return null;
   return {
     ...SIZE,
@@ -53,23 +59,45 @@ export function ttftSpec(r: RunReport): TopLevelSpec | null {
     mark: { type: "line", interpolate: "step-after", point: { size: 12 } },
     encoding: {
       x: { field: "ttft", type: "quantitative", title: "time to first token (ms)" },
-      y: { field: "share", type: "quantitative", title: "share of streams", axis: { format: "%" }, scale: { domain: [0, 1] } },
+      y: {
+        field: "share",
+        type: "quantitative",
+        title: "share of streams",
+        axis: { format: "%" },
+        scale: { domain: [0, 1] },
+      },
       color: scenarioColor(r, present(rows)),
     },
   };
 }
 
 export const e2eSpec = (r: RunReport) =>
-  histogram(r, "End-to-end stream latency", streams(r).map((s) => ({ scenario: s.scenario, value: s.latencyMs })), "end-to-end latency (ms)", "streams");
+  histogram(
+    r,
+    "End-to-end stream latency",
+    streams(r).map((s) => ({ scenario: s.scenario, value: s.latencyMs })),
+    "end-to-end latency (ms)",
+    "streams",
+  );
 
 export const itlSpec = (r: RunReport) =>
-  histogram(r, "Inter-token latency (per token)", Object.entries(r.interTokenMs).flatMap(([scenario, v]) => v.map((value) => ({ scenario, value }))), "gap before a token (ms)", "tokens");
+  histogram(
+    r,
+    "Inter-token latency (per token)",
+    Object.entries(r.interTokenMs).flatMap(([scenario, v]) => v.map((value) => ({ scenario, value }))),
+    "gap before a token (ms)",
+    "tokens",
+  );
 
 export const streamTpsSpec = (r: RunReport) =>
   histogram(
     r,
     "Output tokens per second, per stream",
-    streams(r).flatMap((s) => (s.outputTokens === undefined || s.latencyMs <= 0 ? [] : [{ scenario: s.scenario, value: s.outputTokens / (s.latencyMs / 1000) }])),
+    streams(r).flatMap((s) =>
+      s.outputTokens === undefined || s.latencyMs <= 0
+        ? []
+        : [{ scenario: s.scenario, value: s.outputTokens / (s.latencyMs / 1000) }],
+    ),
     "output tokens/s (stream tokens ÷ end-to-end time)",
     "streams",
   );
@@ -93,8 +121,18 @@ export function scenarioThroughputSpec(r: RunReport): TopLevelSpec | null {
     mark: { type: "bar", tooltip: false },
     encoding: {
       y: { field: "scenario", type: "nominal", title: null, sort: null },
-      x: { field: "rate", type: "quantitative", title: "valid streams completed per second (over the scenario's run time)" },
-      color: { ...scenarioColor(r, rows.map((row) => row.scenario)), legend: null },
+      x: {
+        field: "rate",
+        type: "quantitative",
+        title: "valid streams completed per second (over the scenario's run time)",
+      },
+      color: {
+        ...scenarioColor(
+          r,
+          rows.map((row) => row.scenario),
+        ),
+        legend: null,
+      },
     },
   };
 }
@@ -133,7 +171,9 @@ export const MIN_BOX_SAMPLES = 8;
  * as they were told to be silent: not a latency.
  */
 export function operationsSpec(r: RunReport): TopLevelSpec | null {
-  const rows = r.samples.filter((s) => s.op !== STREAM_OP && s.op !== "chat.silent").map((s) => ({ op: s.op, latency: s.latencyMs }));
+  const rows = r.samples
+    .filter((s) => s.op !== STREAM_OP && s.op !== "chat.silent")
+    .map((s) => ({ op: s.op, latency: s.latencyMs }));
   if (!rows.length) return null;
   const ops = [...new Set(rows.map((row) => row.op))];
   const counts = new Map(ops.map((op) => [op, rows.filter((row) => row.op === op).length]));
@@ -146,8 +186,18 @@ export function operationsSpec(r: RunReport): TopLevelSpec | null {
     height: 24 * ops.length,
     title: `Latency of the other operations (box: min, quartiles, max; dots: under ${MIN_BOX_SAMPLES} samples)`,
     layer: [
-      ...(box.length ? [{ data: { values: box }, mark: { type: "boxplot", extent: "min-max" }, encoding: { y, x } } as const] : []),
-      ...(dots.length ? [{ data: { values: dots }, mark: { type: "point", filled: true, size: 30, tooltip: false }, encoding: { y, x } } as const] : []),
+      ...(box.length
+        ? [{ data: { values: box }, mark: { type: "boxplot", extent: "min-max" }, encoding: { y, x } } as const]
+        : []),
+      ...(dots.length
+        ? [
+            {
+              data: { values: dots },
+              mark: { type: "point", filled: true, size: 30, tooltip: false },
+              encoding: { y, x },
+            } as const,
+          ]
+        : []),
     ],
   } as TopLevelSpec;
 }
@@ -155,12 +205,19 @@ export function operationsSpec(r: RunReport): TopLevelSpec | null {
 /** One point per offered rate: what was achieved against how long it took. */
 export function sweepSpec(r: RunReport): TopLevelSpec | null {
   if (!r.sweep.length) return null;
-  const metrics = [["TTFT", "p50", "ttft_p50_ms"], ["TTFT", "p95", "ttft_p95_ms"], ["end-to-end", "p50", "e2e_p50_ms"], ["end-to-end", "p95", "e2e_p95_ms"]] as const;
+  const metrics = [
+    ["TTFT", "p50", "ttft_p50_ms"],
+    ["TTFT", "p95", "ttft_p95_ms"],
+    ["end-to-end", "p50", "e2e_p50_ms"],
+    ["end-to-end", "p95", "e2e_p95_ms"],
+  ] as const;
   const rows = r.sweep.flatMap((p) =>
     metrics.flatMap(([measure, percentile, key]) => {
       const [x, y] = [p.figures.output_tokens_per_s, p.figures[key]];
       // A log scale has no 0: a latency rounded to 0 ms has nothing to plot.
-      return x === null || y === null || y <= 0 ? [] : [{ rate: p.rate, throughput: x, measure, percentile, latency: y }];
+      return x === null || y === null || y <= 0
+        ? []
+        : [{ rate: p.rate, throughput: x, measure, percentile, latency: y }];
     }),
   );
   if (!rows.length) return null;
@@ -176,8 +233,25 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
       // p50 and p95 often lie close: colour tells the measure, dash and point shape the percentile,
       // so a p50 line under its p95 still shows.
       color: { field: "measure", type: "nominal", title: "latency", sort: ["TTFT", "end-to-end"] },
-      strokeDash: { field: "percentile", type: "nominal", title: "percentile", sort: ["p50", "p95"], scale: { range: [[1, 0], [5, 3]] } },
-      shape: { field: "percentile", type: "nominal", title: "percentile", sort: ["p50", "p95"], scale: { range: ["circle", "triangle-up"] } },
+      strokeDash: {
+        field: "percentile",
+        type: "nominal",
+        title: "percentile",
+        sort: ["p50", "p95"],
+        scale: {
+          range: [
+            [1, 0],
+            [5, 3],
+          ],
+        },
+      },
+      shape: {
+        field: "percentile",
+        type: "nominal",
+        title: "percentile",
+        sort: ["p50", "p95"],
+        scale: { range: ["circle", "triangle-up"] },
+      },
       order: { field: "rate", type: "quantitative" },
     },
   };
@@ -187,7 +261,9 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
 export function baselineSpec(r: RunReport): TopLevelSpec | null {
   // The streaming scenario's rows; the sweep's are in the table.
   const rows = (r.comparison?.rows ?? [])
-    .filter((row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null)
+    .filter(
+      (row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null,
+    )
     .flatMap((row) => [
       { metric: row.label, run: "baseline", ms: row.baseline, worse: row.worse },
       { metric: row.label, run: "this run", ms: row.current, worse: row.worse },
@@ -204,9 +280,25 @@ export function baselineSpec(r: RunReport): TopLevelSpec | null {
       y: { field: "metric", type: "nominal", title: null, sort: metrics },
       yOffset: { field: "run", type: "nominal", sort: ["baseline", "this run"] },
       x: { field: "ms", type: "quantitative", title: "latency (ms)" },
-      color: { field: "run", type: "nominal", title: "run", sort: ["baseline", "this run"], scale: { range: ["#9ca3af", "#2563eb"] } },
+      color: {
+        field: "run",
+        type: "nominal",
+        title: "run",
+        sort: ["baseline", "this run"],
+        scale: { range: ["#9ca3af", "#2563eb"] },
+      },
     },
   };
 }
 
-export const CHARTS = [baselineSpec, ttftSpec, e2eSpec, itlSpec, streamTpsSpec, sweepSpec, scenarioThroughputSpec, throughputOverTimeSpec, operationsSpec];
+export const CHARTS = [
+  baselineSpec,
+  ttftSpec,
+  e2eSpec,
+  itlSpec,
+  streamTpsSpec,
+  sweepSpec,
+  scenarioThroughputSpec,
+  throughputOverTimeSpec,
+  operationsSpec,
+];

@@ -12,7 +12,8 @@ import type { Check, RunContext, Scenario, ScenarioOutcome } from "../types.js";
 
 const MiB = 1024 * 1024;
 /** nginx logs this warning each time a request body exceeds client_body_buffer_size. */
-const spills = (log?: () => string) => (log ? log().split("client request body is buffered to a temporary file").length - 1 : 0);
+const spills = (log?: () => string) =>
+  log ? log().split("client request body is buffered to a temporary file").length - 1 : 0;
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
 const idOf = (u: UploadResult) => (u.body as { id?: string } | undefined)?.id;
 const who = (body: unknown) => (isErrorEnvelope(body) ? "service (OpenAI envelope)" : "gateway (no envelope)");
@@ -26,7 +27,12 @@ export const bodyLimitsScenario: Scenario = {
     await jsonLimits(ctx, checks, figures);
     // No new work after --max-duration: the uploads are the largest requests of a run.
     if (performance.now() < ctx.budget.deadline) await uploadLimits(ctx, checks, figures);
-    else checks.push({ name: "uploads ran within the time budget", ok: false, detail: "not started: --max-duration had passed" });
+    else
+      checks.push({
+        name: "uploads ran within the time budget",
+        ok: false,
+        detail: "not started: --max-duration had passed",
+      });
     return { verdict: checks.every((c) => c.ok) ? "pass" : "fail", checks, figures };
   },
 };
@@ -54,15 +60,30 @@ async function jsonLimits(ctx: RunContext, checks: Check[], figures: Record<stri
     overBody = undefined;
   }
   checks.push(
-    { name: `JSON body at the limit (${limit} B) accepted`, ok: at.status === 200 && at.report.ok, detail: `status ${at.status}${at.report.ok ? ", valid stream" : `; ${at.report.errors[0]}`}` },
+    {
+      name: `JSON body at the limit (${limit} B) accepted`,
+      ok: at.status === 200 && at.report.ok,
+      detail: `status ${at.status}${at.report.ok ? ", valid stream" : `; ${at.report.errors[0]}`}`,
+    },
     {
       name: `JSON body over the limit (${limit + 1} B) refused with 413 and the OpenAI envelope`,
       ok: over.status === 413 && isErrorEnvelope(overBody),
       detail: `status ${over.status}, refused by ${who(overBody)}`,
     },
   );
-  Object.assign(figures, { json_limit_bytes: limit, json_at_limit_status: at.status, json_over_limit_status: over.status });
-  for (const out of [at, over]) ctx.recorder.add({ scenario: "body-limits", op: "chat.json-size", startedAt: out.startedAt, latencyMs: out.e2eMs, ok: true });
+  Object.assign(figures, {
+    json_limit_bytes: limit,
+    json_at_limit_status: at.status,
+    json_over_limit_status: over.status,
+  });
+  for (const out of [at, over])
+    ctx.recorder.add({
+      scenario: "body-limits",
+      op: "chat.json-size",
+      startedAt: out.startedAt,
+      latencyMs: out.e2eMs,
+      ok: true,
+    });
 }
 
 async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<string, unknown>) {
@@ -72,7 +93,13 @@ async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<st
   const blobsBefore = target.blobDir ? countFiles(target.blobDir) : null;
   const ours: string[] = [];
   const record = (u: UploadResult, op: string) =>
-    ctx.recorder.add({ scenario: "body-limits", op, startedAt: u.startedAt, latencyMs: u.latencyMs, ok: u.status === 200 || u.status === 413 });
+    ctx.recorder.add({
+      scenario: "body-limits",
+      op,
+      startedAt: u.startedAt,
+      latencyMs: u.latencyMs,
+      ok: u.status === 200 || u.status === 413,
+    });
 
   // Either side of the gateway's body buffer: both must be accepted, byte for byte.
   const buffer = limits.clientBodyBufferBytes;
@@ -81,7 +108,11 @@ async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<st
   const sizes = { below: Math.floor(buffer / 2), above: Math.floor(buffer * 1.25) + MiB / 2 };
   for (const [side, size] of Object.entries(sizes)) {
     if (size > limits.fileMaxBytes) {
-      checks.push({ name: `upload ${side} the gateway buffer`, ok: true, detail: `skipped: ${size} B exceeds the file limit` });
+      checks.push({
+        name: `upload ${side} the gateway buffer`,
+        ok: true,
+        detail: `skipped: ${size} B exceeds the file limit`,
+      });
       continue;
     }
     ctx.progress(`body-limits: upload ${size} B (${side} the ${limits.clientBodyBufferSize} buffer)`);
@@ -136,7 +167,10 @@ async function uploadLimits(ctx: RunContext, checks: Check[], figures: Record<st
   const blobsAfterOver = target.blobDir ? countFiles(target.blobDir) : null;
   checks.push({
     name: "refused upload left nothing behind",
-    ok: listedAfterOver.complete && sameSet(listedBeforeOver.ids, listedAfterOver.ids) && blobsAfterOver === blobsBeforeOver,
+    ok:
+      listedAfterOver.complete &&
+      sameSet(listedBeforeOver.ids, listedAfterOver.ids) &&
+      blobsAfterOver === blobsBeforeOver,
     detail: `listing ${listedBeforeOver.ids.length} → ${listedAfterOver.ids.length} files${blobsBeforeOver === null ? "" : `, blobs ${blobsBeforeOver} → ${blobsAfterOver}`}`,
   });
 

@@ -14,12 +14,24 @@ export const idleTimeoutScenario: Scenario = {
   async run(ctx): Promise<ScenarioOutcome> {
     const { target, limits } = ctx;
     if (!target.silentModel) {
-      return { verdict: "skip", note: "no silent agent (pass --silent-model for a deployed target)", checks: [], figures: {} };
+      return {
+        verdict: "skip",
+        note: "no silent agent (pass --silent-model for a deployed target)",
+        checks: [],
+        figures: {},
+      };
     }
     const readMs = limits.readTimeoutMs;
     const bound = (target.silenceMs ?? readMs * 2) + readMs * 3 + 10_000;
     const request = (baseUrl: string, key: string) =>
-      streamChat(ctx.http, { baseUrl, key, model: target.silentModel!, content: "stay silent", timeoutMs: bound, expect: { model: target.silentModel } });
+      streamChat(ctx.http, {
+        baseUrl,
+        key,
+        model: target.silentModel!,
+        content: "stay silent",
+        timeoutMs: bound,
+        expect: { model: target.silentModel },
+      });
 
     ctx.progress("idle-timeout: one silent stream with heartbeats, one without");
     const [live, control] = await Promise.all([
@@ -27,16 +39,30 @@ export const idleTimeoutScenario: Scenario = {
       target.noHeartbeat ? request(target.noHeartbeat.baseUrl, target.noHeartbeat.key) : Promise.resolve(undefined),
     ]);
     for (const out of [live, control]) {
-      if (out) ctx.recorder.add({ scenario: "idle-timeout", op: "chat.silent", startedAt: out.startedAt, latencyMs: out.e2eMs, ok: out.report.ok, ttftMs: out.ttftMs });
+      if (out)
+        ctx.recorder.add({
+          scenario: "idle-timeout",
+          op: "chat.silent",
+          startedAt: out.startedAt,
+          latencyMs: out.e2eMs,
+          ok: out.report.ok,
+          ttftMs: out.ttftMs,
+        });
     }
 
     const heartbeatMs = limits.heartbeatSeconds * 1000;
     const checks: Check[] = [
-      { name: "heartbeat interval below the read timeout", ok: heartbeatMs < readMs, detail: `${heartbeatMs} ms vs ${readMs} ms` },
+      {
+        name: "heartbeat interval below the read timeout",
+        ok: heartbeatMs < readMs,
+        detail: `${heartbeatMs} ms vs ${readMs} ms`,
+      },
       {
         name: "silent stream with heartbeats survives past the read timeout",
         ok: live.report.ok && (live.ttftMs ?? 0) > readMs,
-        detail: live.report.ok ? `first token after ${r(live.ttftMs)} ms, complete` : live.report.errors.slice(0, 2).join("; "),
+        detail: live.report.ok
+          ? `first token after ${r(live.ttftMs)} ms, complete`
+          : live.report.errors.slice(0, 2).join("; "),
       },
       {
         name: "heartbeats arrived during the silence",
@@ -74,7 +100,9 @@ function controlChecks(out: StreamOutcome, readMs: number, checks: Check[]): Sce
     {
       name: "without heartbeats the gateway cuts the stream",
       ok: cut && out.ended !== "timeout",
-      detail: out.report.done ? "stream completed: the read timeout did not apply" : `cut (${out.status === 200 ? out.error ?? "closed" : `status ${out.status}`})`,
+      detail: out.report.done
+        ? "stream completed: the read timeout did not apply"
+        : `cut (${out.status === 200 ? (out.error ?? "closed") : `status ${out.status}`})`,
     },
     {
       name: "cut after the configured read timeout",

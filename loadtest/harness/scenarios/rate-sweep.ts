@@ -13,7 +13,12 @@ import type { SweepPoint } from "../recorder.js";
 import type { Check, Scenario, ScenarioOutcome } from "../types.js";
 
 /** What the target made of `planned` streams offered at `rate`: counted over at least the offered window. */
-export function sweepPoint(rate: number, planned: number, started: number, outcomes: readonly StreamOutcome[]): SweepPoint {
+export function sweepPoint(
+  rate: number,
+  planned: number,
+  started: number,
+  outcomes: readonly StreamOutcome[],
+): SweepPoint {
   const valid = outcomes.filter((o) => o.report.ok).length;
   return { rate, requests: started, valid, figures: streamFigures(outcomes, (planned / rate) * 1000) };
 }
@@ -44,9 +49,18 @@ export const rateSweepScenario: Scenario = {
       const point = sweepPoint(rate, planned, started, outcomes);
       const valid = point.valid;
       ctx.recorder.sweep.push(point);
-      checks.push({ name: `${rate} req/s: every stream valid, all planned requests ran`, ok: valid === planned, detail: `${valid}/${planned} valid (${started} started)` });
-      for (const [k, v] of Object.entries({ requests: started, valid, ...point.figures })) figures[`rate_${rate}_${k}`] = v;
+      checks.push({
+        name: `${rate} req/s: every stream valid, all planned requests ran`,
+        ok: valid === planned,
+        detail: `${valid}/${planned} valid (${started} started)`,
+      });
+      for (const [k, v] of Object.entries({ requests: started, valid, ...point.figures }))
+        figures[`rate_${rate}_${k}`] = v;
     }
-    return { verdict: checks.every((c) => c.ok) ? "pass" : "fail", checks, figures: { arrivals: budget.arrivals, ...figures } };
+    return {
+      verdict: checks.every((c) => c.ok) ? "pass" : "fail",
+      checks,
+      figures: { arrivals: budget.arrivals, ...figures },
+    };
   },
 };

@@ -18,7 +18,12 @@ export const revocationScenario: Scenario = {
   async run(ctx): Promise<ScenarioOutcome> {
     const { target, budget, http } = ctx;
     if (!target.keyAdmin) {
-      return { verdict: "skip", note: "no key admin (pass --member-token and --project for a deployed target)", checks: [], figures: {} };
+      return {
+        verdict: "skip",
+        note: "no key admin (pass --member-token and --project for a deployed target)",
+        checks: [],
+        figures: {},
+      };
     }
     const key = await target.keyAdmin.create(`loadtest-revocation-${Date.now()}`);
     const url = `${target.baseUrl}/v1/models`;
@@ -33,7 +38,13 @@ export const revocationScenario: Scenario = {
         if (start > deletedAt) startedAfter++;
         const res = await http.json(url, { key: key.secret, timeoutMs: 30_000 });
         attempts.push({ start, status: res.status, envelope: isErrorEnvelope(res.body) });
-        ctx.recorder.add({ scenario: "revocation", op: "models.list", startedAt: start, latencyMs: performance.now() - start, ok: true });
+        ctx.recorder.add({
+          scenario: "revocation",
+          op: "models.list",
+          startedAt: start,
+          latencyMs: performance.now() - start,
+          ok: true,
+        });
       }
     };
     const deleter = async () => {
@@ -51,13 +62,21 @@ export const revocationScenario: Scenario = {
     const acceptedAfter = after.filter((a) => a.status !== 401).length;
     const other = await http.json(url, { key: target.key });
     const checks: Check[] = [
-      { name: "key accepted before deletion", ok: acceptedBefore >= half, detail: `${acceptedBefore} accepted, ${refusedBefore} refused while in flight during the delete` },
+      {
+        name: "key accepted before deletion",
+        ok: acceptedBefore >= half,
+        detail: `${acceptedBefore} accepted, ${refusedBefore} refused while in flight during the delete`,
+      },
       {
         name: "every request started after the delete is refused (401)",
         ok: after.length > 0 && acceptedAfter === 0,
         detail: `${after.length - acceptedAfter}/${after.length} refused`,
       },
-      { name: "refusals carry the OpenAI envelope", ok: after.every((a) => a.status !== 401 || a.envelope), detail: after.some((a) => !a.envelope) ? "some without" : "all" },
+      {
+        name: "refusals carry the OpenAI envelope",
+        ok: after.every((a) => a.status !== 401 || a.envelope),
+        detail: after.some((a) => !a.envelope) ? "some without" : "all",
+      },
       { name: "other keys unaffected", ok: other.status === 200, detail: `status ${other.status}` },
     ];
     return {

@@ -34,12 +34,23 @@ export const streamingScenario: Scenario = {
     const errorRate = figures.error_rate ?? 1;
     const checks: Check[] = [
       {
-        name: budget.maxErrorRate === 0 ? "every stream valid and complete" : `failed streams <= ${budget.maxErrorRate * 100} %`,
+        name:
+          budget.maxErrorRate === 0
+            ? "every stream valid and complete"
+            : `failed streams <= ${budget.maxErrorRate * 100} %`,
         ok: started > 0 && errorRate <= budget.maxErrorRate,
         detail: `${valid}/${started} valid${failures.length ? `; ${failures.join(" | ")}` : ""}`,
       },
-      { name: "one id per response, none shared", ok: ids.size === valid, detail: `${ids.size} distinct ids for ${valid} valid streams` },
-      { name: "all planned requests ran within the time budget", ok: started === budget.requests, detail: `${started}/${budget.requests}` },
+      {
+        name: "one id per response, none shared",
+        ok: ids.size === valid,
+        detail: `${ids.size} distinct ids for ${valid} valid streams`,
+      },
+      {
+        name: "all planned requests ran within the time budget",
+        ok: started === budget.requests,
+        detail: `${started}/${budget.requests}`,
+      },
       {
         name: `TTFT p95 <= ${budget.ttftP95Ms} ms`,
         ok: figures.ttft_p95_ms !== null && figures.ttft_p95_ms <= budget.ttftP95Ms,

@@ -7,7 +7,12 @@ import type { StreamEvent } from "./sse.ts";
 
 /** Asks for the usage chunk: its token count is what tokens per second and inter-token latency divide by. */
 export function chatBody(model: string, content: string): string {
-  return JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content }] });
+  return JSON.stringify({
+    model,
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [{ role: "user", content }],
+  });
 }
 
 export interface ChatStream {
@@ -26,16 +31,20 @@ export function openChatStream(body: string, name: string): ChatStream {
   const events: StreamEvent[] = [];
   let error = "";
   const startedAt = Date.now();
-  const res = sse.open(url("/v1/chat/completions"), { method: "POST", body, headers: authHeaders(undefined, { "Content-Type": "application/json" }), tags: { name } }, (client) => {
-    client.on("event", (e) => {
-      // An event without data is a comment (the heartbeat) or empty: not a chunk.
-      events.push({ data: e.data, comment: e.data === "", at: Date.now() });
-      if (e.data === "[DONE]") client.close();
-    });
-    client.on("error", (e) => {
-      error ||= e.error();
-    });
-  });
+  const res = sse.open(
+    url("/v1/chat/completions"),
+    { method: "POST", body, headers: authHeaders(undefined, { "Content-Type": "application/json" }), tags: { name } },
+    (client) => {
+      client.on("event", (e) => {
+        // An event without data is a comment (the heartbeat) or empty: not a chunk.
+        events.push({ data: e.data, comment: e.data === "", at: Date.now() });
+        if (e.data === "[DONE]") client.close();
+      });
+      client.on("error", (e) => {
+        error ||= e.error();
+      });
+    },
+  );
   return { status: res.status, error: res.error || error, startedAt, endedAt: Date.now(), events };
 }
 

@@ -28,7 +28,12 @@ export function upload(bytes: number, filename: string, name = "files.upload", e
 }
 
 export function downloadSha256(id: string): { status: number; sha256: string } {
-  const res = http.get(url(`/v1/files/${id}/content`), { headers: authHeaders(), tags: { name: "files.content" }, responseType: "binary", timeout: 300_000 });
+  const res = http.get(url(`/v1/files/${id}/content`), {
+    headers: authHeaders(),
+    tags: { name: "files.content" },
+    responseType: "binary",
+    timeout: 300_000,
+  });
   const body = res.body instanceof ArrayBuffer ? res.body : new ArrayBuffer(0);
   return { status: res.status, sha256: crypto.sha256(body, "hex") };
 }
@@ -39,7 +44,11 @@ export function remove(id: string): number {
 
 /** GET after delete: 404 is the expected answer, not a failed request. */
 export function statusOf(id: string): number {
-  return http.get(url(`/v1/files/${id}`), { headers: authHeaders(), tags: { name: "files.get" }, responseCallback: http.expectedStatuses(200, 404) }).status;
+  return http.get(url(`/v1/files/${id}`), {
+    headers: authHeaders(),
+    tags: { name: "files.get" },
+    responseCallback: http.expectedStatuses(200, 404),
+  }).status;
 }
 
 /** Every file id, following `after` while `has_more` (bounded). */
@@ -47,7 +56,10 @@ export function listAll(maxPages = 100): string[] | null {
   const ids: string[] = [];
   let after = "";
   for (let page = 0; page < maxPages; page++) {
-    const res = http.get(url(`/v1/files?limit=100${after ? `&after=${after}` : ""}`), { headers: authHeaders(), tags: { name: "files.list" } });
+    const res = http.get(url(`/v1/files?limit=100${after ? `&after=${after}` : ""}`), {
+      headers: authHeaders(),
+      tags: { name: "files.list" },
+    });
     if (res.status !== 200 || typeof res.body !== "string") return null;
     const body = JSON.parse(res.body) as { data: Array<{ id: string }>; has_more: boolean; last_id?: string | null };
     ids.push(...body.data.map((f) => f.id));

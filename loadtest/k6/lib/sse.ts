@@ -51,7 +51,15 @@ export function eventsOf(body: string): StreamEvent[] {
 }
 
 export function checkEvents(events: readonly StreamEvent[], expectedContentChunks?: number): StreamCheck {
-  const out: StreamCheck = { ok: false, error: "", contentChunks: 0, heartbeats: 0, done: false, contentTimes: [], contentChars: [] };
+  const out: StreamCheck = {
+    ok: false,
+    error: "",
+    contentChunks: 0,
+    heartbeats: 0,
+    done: false,
+    contentTimes: [],
+    contentChars: [],
+  };
   let finished = false;
   let index = 0;
   for (const event of events) {
@@ -104,4 +112,5 @@ export function checkEvents(events: readonly StreamEvent[], expectedContentChunk
 }
 
 /** A whole body read by k6/http. */
-export const checkStream = (body: string, expectedContentChunks?: number) => checkEvents(eventsOf(body), expectedContentChunks);
+export const checkStream = (body: string, expectedContentChunks?: number) =>
+  checkEvents(eventsOf(body), expectedContentChunks);

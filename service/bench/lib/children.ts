@@ -28,7 +28,11 @@ export interface ChildOptions {
 }
 
 /** Starts a TypeScript module (or a bundle) as a child; it reports what it listens on with `process.send(info)`. */
-export async function startChild<T>(module: URL, env: Record<string, string> = {}, options: ChildOptions = {}): Promise<Child<T>> {
+export async function startChild<T>(
+  module: URL,
+  env: Record<string, string> = {},
+  options: ChildOptions = {},
+): Promise<Child<T>> {
   const child = fork(module, [], {
     execArgv: options.bundled ? [] : ["--import", "tsx"],
     env: { ...process.env, ...env },
@@ -37,7 +41,9 @@ export async function startChild<T>(module: URL, env: Record<string, string> = {
   child.stdout?.resume();
   const [info] = (await Promise.race([
     once(child, "message"),
-    once(child, "exit").then(([code]) => Promise.reject(new Error(`${module.pathname} exited with ${code} before it was ready`))),
+    once(child, "exit").then(([code]) =>
+      Promise.reject(new Error(`${module.pathname} exited with ${code} before it was ready`)),
+    ),
   ])) as [T];
   return {
     info,

@@ -17,7 +17,8 @@ function relayChecked(reply: FastifyReply, res: Dispatcher.ResponseData): void {
   const reader = new SseReader();
   reply.hijack();
   // The headers the reply holds (its type, the request id) go with the raw response.
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value);
   reply.raw.writeHead(res.statusCode);
   res.body.on("data", (chunk: Buffer) => {
     try {

@@ -48,7 +48,10 @@ export async function startPortkey(upstream: string): Promise<Portkey> {
   // Bounded: it prints a banner after a 1 s spinner, so readiness is asked of its root route.
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`Portkey gateway exited with ${child.exitCode}: ${stderr}`);
-    const up = await request(url).then((r) => r.body.text().then(() => r.statusCode === 200), () => false);
+    const up = await request(url).then(
+      (r) => r.body.text().then(() => r.statusCode === 200),
+      () => false,
+    );
     if (up) break;
     if (i >= 100) throw new Error(`Portkey gateway did not answer on ${url} within 20 s: ${stderr}`);
     await sleep(200);
@@ -67,7 +70,8 @@ export async function startPortkey(upstream: string): Promise<Portkey> {
       const logged = stderr.length;
       const r = await request(`${url}/v1/chat/completions`, { method: "POST", headers: headers("bench"), body });
       const text = await r.body.text();
-      if (r.statusCode === 200 && (stream ? text.includes("data: [DONE]") : text.includes('"choices"'))) return undefined;
+      if (r.statusCode === 200 && (stream ? text.includes("data: [DONE]") : text.includes('"choices"')))
+        return undefined;
       await sleep(100); // its log line may follow the answer
       const why = /TypeError[^\n]*|Error[^\n]*/.exec(stderr.slice(logged))?.[0];
       return `HTTP ${r.statusCode} ${text.slice(0, 120)}${why ? ` (its log: ${why.trim()})` : ""}`;

@@ -12,7 +12,12 @@ export function mean(results: Measured[]) {
     p50: avg((r) => r.p50),
     p99: avg((r) => r.p99),
     failures: sum((r) => r.failures),
-    cpuPerRequest: sum((r) => r.cpuMicros) / Math.max(1, sum((r) => r.requests)),
+    cpuPerRequest:
+      sum((r) => r.cpuMicros) /
+      Math.max(
+        1,
+        sum((r) => r.requests),
+      ),
   };
 }
 

@@ -14,7 +14,11 @@ import { bundleOptions } from "../../../scripts/bundle-options.mjs";
 
 export const ENTRIES = {
   built: { cwd: "dist", args: ["server.js"], keys: ["keys.js"] },
-  tsx: { cwd: ".", args: ["--import", "tsx", "service/src/server.ts"], keys: ["--import", "tsx", "service/src/cli/keys.ts"] },
+  tsx: {
+    cwd: ".",
+    args: ["--import", "tsx", "service/src/server.ts"],
+    keys: ["--import", "tsx", "service/src/cli/keys.ts"],
+  },
 } as const;
 export type EntryKind = keyof typeof ENTRIES;
 
@@ -42,7 +46,9 @@ export async function bundleLikeArtifact(module: URL, name: string): Promise<str
   rmSync(out, { recursive: true, force: true });
   await build({ ...bundleOptions(ROOT), entryPoints: { [name]: fileURLToPath(module) }, outdir: out });
   const dist = join(ROOT, "dist");
-  for (const file of readdirSync(dist)) if (file === "migrations" || file.endsWith("-datadir.tar.gz")) cpSync(join(dist, file), join(out, file), { recursive: true });
+  for (const file of readdirSync(dist))
+    if (file === "migrations" || file.endsWith("-datadir.tar.gz"))
+      cpSync(join(dist, file), join(out, file), { recursive: true });
   return join(out, `${name}.js`);
 }
 
@@ -50,18 +56,46 @@ export async function bundleLikeArtifact(module: URL, name: string): Promise<str
  * A data dir with the bench's agents: a synthetic one and an llm one on `upstream`. The store is
  * BENCH_DATABASE_URL's unless `databaseUrl` names one (null: the embedded store).
  */
-export function benchEnv(kind: EntryKind, upstream: string, databaseUrl: string | null | undefined = process.env.BENCH_DATABASE_URL): Record<string, string> {
+export function benchEnv(
+  kind: EntryKind,
+  upstream: string,
+  databaseUrl: string | null | undefined = process.env.BENCH_DATABASE_URL,
+): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), `agentport-bench-${kind}-`));
-  writeFileSync(join(dir, "agents.json"), JSON.stringify({ agents: [{ id: "synthetic-20", kind: "synthetic", tokens: 20 }, { id: "llm-bench", kind: "llm", model: "bench" }] }));
-  const env: Record<string, string> = { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", AGENTS_FILE: join(dir, "agents.json"), LLM_BASE_URL: upstream, LLM_API_KEY: "bench", NODE_ENV: "production" };
+  writeFileSync(
+    join(dir, "agents.json"),
+    JSON.stringify({
+      agents: [
+        { id: "synthetic-20", kind: "synthetic", tokens: 20 },
+        { id: "llm-bench", kind: "llm", model: "bench" },
+      ],
+    }),
+  );
+  const env: Record<string, string> = {
+    DATA_DIR: dir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    AGENTS_FILE: join(dir, "agents.json"),
+    LLM_BASE_URL: upstream,
+    LLM_API_KEY: "bench",
+    NODE_ENV: "production",
+  };
   // BENCH_DATABASE_URL: the metadata store on a PostgreSQL server, as deployments run it (a schema per service started).
-  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${basename(dir).replace(/\W/g, "_").toLowerCase()}` });
+  if (databaseUrl)
+    Object.assign(env, {
+      DATABASE_URL: databaseUrl,
+      DATABASE_SCHEMA: `bench_${basename(dir).replace(/\W/g, "_").toLowerCase()}`,
+    });
   return env;
 }
 
 export function startService(kind: EntryKind, env: Record<string, string>): Promise<RunningService> {
   const started = performance.now();
-  const child = spawn(process.execPath, ENTRIES[kind].args, { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ENTRIES[kind].args, {
+    cwd: ENTRIES[kind].cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (d: Buffer) => {
@@ -92,11 +126,15 @@ export async function startWarm(kind: EntryKind, env: Record<string, string>): P
 }
 
 export function createKey(kind: EntryKind, env: Record<string, string>): string {
-  const out = execFileSync(process.execPath, [...ENTRIES[kind].keys, "create", "--name", "bench", "--json"], { cwd: ENTRIES[kind].cwd, env: { ...process.env, ...env } });
+  const out = execFileSync(process.execPath, [...ENTRIES[kind].keys, "create", "--name", "bench", "--json"], {
+    cwd: ENTRIES[kind].cwd,
+    env: { ...process.env, ...env },
+  });
   return (JSON.parse(out.toString()) as { secret: string }).secret;
 }
 
-const statusMb = (pid: number | "self", field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const statusMb = (pid: number | "self", field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 export const rssMb = (pid: number) => statusMb(pid, "VmRSS");
 /** The most RSS a process has held so far (the kernel's high-water mark: no sample misses a peak). */
 export const peakRssMb = (pid: number | "self") => statusMb(pid, "VmHWM");

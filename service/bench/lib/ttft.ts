@@ -23,12 +23,14 @@ async function once(target: Target, dispatcher: Agent): Promise<number> {
   const reader = new SseReader();
   let ttft = NaN;
   for await (const chunk of res.body) {
-    if (Number.isNaN(ttft) && reader.push(chunk).some((e) => e.kind === "data" && hasContent(e.data))) ttft = performance.now() - start;
+    if (Number.isNaN(ttft) && reader.push(chunk).some((e) => e.kind === "data" && hasContent(e.data)))
+      ttft = performance.now() - start;
   }
   return ttft;
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Sequential requests, alternating between targets so drift hits all alike; sorted samples per target (ms). */
 export async function ttft(targets: Target[], samples: number): Promise<number[][]> {

@@ -19,7 +19,8 @@ const isNotFound = (err: unknown) => err instanceof RestError && err.statusCode 
 
 function serviceClient(config: AzureConfig): BlobServiceClient {
   if (config.connectionString) return BlobServiceClient.fromConnectionString(config.connectionString);
-  if (!config.account || !config.accountKey) throw new Error("Azure blob store needs a connection string or an account and key");
+  if (!config.account || !config.accountKey)
+    throw new Error("Azure blob store needs a connection string or an account and key");
   const endpoint = config.endpoint ?? `https://${config.account}.blob.core.windows.net`;
   return new BlobServiceClient(endpoint, new StorageSharedKeyCredential(config.account, config.accountKey));
 }
@@ -40,7 +41,9 @@ export class AzureBlobStore implements BlobStore {
     assertKey(key);
     const { stream, bytes } = counted(body, opts.signal);
     try {
-      await this.container.getBlockBlobClient(key).uploadStream(stream, BLOCK_SIZE, CONCURRENCY, { abortSignal: opts.signal });
+      await this.container
+        .getBlockBlobClient(key)
+        .uploadStream(stream, BLOCK_SIZE, CONCURRENCY, { abortSignal: opts.signal });
       return { size: bytes() };
     } catch (err) {
       stream.destroy();

@@ -25,7 +25,8 @@ const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 3;
 
 const isNotFound = (err: unknown) =>
-  err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === "NoSuchKey" || err.name === "NotFound");
+  err instanceof S3ServiceException &&
+  (err.$metadata.httpStatusCode === 404 || err.name === "NoSuchKey" || err.name === "NotFound");
 
 export class S3BlobStore implements BlobStore {
   readonly kind = "s3";
@@ -86,7 +87,11 @@ export class S3BlobStore implements BlobStore {
     assertKey(key);
     try {
       const res = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
       return res.Body as Readable;
     } catch (err) {

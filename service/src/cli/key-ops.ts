@@ -36,7 +36,12 @@ const CLI_USER = "cli";
 export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
   /** `path` is under /v1/organization; the member token is for `project`. */
   async function call(method: string, project: string, path: string, body?: unknown): Promise<Response> {
-    const token = await signMemberToken({ userId: CLI_USER, projectId: project, role: "owner" }, config.jwtSecret, config.jwtAlgorithm, 60);
+    const token = await signMemberToken(
+      { userId: CLI_USER, projectId: project, role: "owner" },
+      config.jwtSecret,
+      config.jwtAlgorithm,
+      60,
+    );
     const res = await fetch(`${baseUrl}/v1/organization/${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
@@ -59,7 +64,9 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
       const all: ListedKey[] = [];
       let after = "";
       for (;;) {
-        const page = (await (await call("GET", project, keysPath(project, `?limit=100${after && `&after=${after}`}`))).json()) as {
+        const page = (await (
+          await call("GET", project, keysPath(project, `?limit=100${after && `&after=${after}`}`))
+        ).json()) as {
           data: ListedKey[];
           has_more: boolean;
           last_id: string;
@@ -73,7 +80,7 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
     async usage(project, startTime) {
       const all: UsageResult[] = [];
       const query = `usage/completions?start_time=${startTime}&bucket_width=1d&group_by=api_key_id,model&limit=${DAYS_A_PAGE}`;
-      for (let page: string | null = ""; page !== null; ) {
+      for (let page: string | null = ""; page !== null;) {
         const answer = (await (await call("GET", project, query + (page && `&page=${page}`))).json()) as UsagePage;
         all.push(...results(answer));
         page = answer.next_page;
@@ -85,13 +92,25 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
 }
 
 export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
-  const db = await openStore({ databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, pgliteDir: pgliteDirFor(config.dataDir) });
+  const db = await openStore({
+    databaseUrl: config.databaseUrl,
+    databaseSchema: config.databaseSchema,
+    pgliteDir: pgliteDirFor(config.dataDir),
+  });
   const keys = new ApiKeys(db);
   return {
     async create(project, name, { expiresAt, rpm, tpm }) {
-      if (expiresAt !== undefined && expiresAt * 1000 <= Date.now()) throw new Error(`--expires-at ${expiresAt} is not in the future`);
+      if (expiresAt !== undefined && expiresAt * 1000 <= Date.now())
+        throw new Error(`--expires-at ${expiresAt} is not in the future`);
       const expires = expiresAt === undefined ? undefined : new Date(expiresAt * 1000);
-      const { record, secret } = await keys.create({ projectId: project, name, createdBy: CLI_USER, expiresAt: expires, rateLimitRpm: rpm, rateLimitTpm: tpm });
+      const { record, secret } = await keys.create({
+        projectId: project,
+        name,
+        createdBy: CLI_USER,
+        expiresAt: expires,
+        rateLimitRpm: rpm,
+        rateLimitTpm: tpm,
+      });
       return createdApiKey(record, secret, config.publicUrl, config.modelPrefix);
     },
     async list(project) {
@@ -109,8 +128,15 @@ export async function keysOnStore(config: ServiceConfig): Promise<KeyOps> {
     async usage(projectId, startTime) {
       const all: UsageResult[] = [];
       const endTime = Math.floor(Date.now() / 1000) + 1;
-      for (let from: number | undefined = startTime; from !== undefined; ) {
-        const page = await usageReport(db, { projectId, startTime: from, endTime, width: "1d", limit: DAYS_A_PAGE, groupBy: ["api_key_id", "model"] });
+      for (let from: number | undefined = startTime; from !== undefined;) {
+        const page = await usageReport(db, {
+          projectId,
+          startTime: from,
+          endTime,
+          width: "1d",
+          limit: DAYS_A_PAGE,
+          groupBy: ["api_key_id", "model"],
+        });
         all.push(...results(page));
         from = page.next_page === null ? undefined : cursorTime(page.next_page);
       }

@@ -13,7 +13,14 @@ import { ConfigError, loadConfig, type ServiceConfig } from "../config.js";
 import { MCP_CLIENTS, type McpClient } from "../domain/mcp-configs.js";
 import { MEMBER_ROLES } from "../domain/member-token.js";
 import { runningServer } from "../server-record.js";
-import { keysOverHttp, keysOnStore, type CreatedKey, type KeyOps, type ListedKey, type NewKeyOptions } from "./key-ops.js";
+import {
+  keysOverHttp,
+  keysOnStore,
+  type CreatedKey,
+  type KeyOps,
+  type ListedKey,
+  type NewKeyOptions,
+} from "./key-ops.js";
 import { isRole, mintToken, parseTtl } from "./token-command.js";
 import { summarize, usageTable } from "./usage-summary.js";
 
@@ -77,14 +84,16 @@ type Values = ReturnType<typeof parseCommandLine>["values"];
 function countFlag(value: string | undefined, flag: string, max: number, example: string): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max)) fail(`${flag} takes a whole number from 1 to ${max}, such as ${example}`);
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max))
+    fail(`${flag} takes a whole number from 1 to ${max}, such as ${example}`);
   return n;
 }
 
 /** `create`'s options, checked as the API checks `expires_at` and `rate_limits`. */
 function newKeyOptions(values: Values): NewKeyOptions {
   const expiresAt = values["expires-at"] === undefined ? undefined : Number(values["expires-at"]);
-  if (expiresAt !== undefined && !(Number.isInteger(expiresAt) && expiresAt > 0)) fail("--expires-at takes Unix seconds, such as 1893456000");
+  if (expiresAt !== undefined && !(Number.isInteger(expiresAt) && expiresAt > 0))
+    fail("--expires-at takes Unix seconds, such as 1893456000");
   const rpm = countFlag(values.rpm, "--rpm", 1_000_000_000, "60");
   const tpm = countFlag(values.tpm, "--tpm", 1_000_000_000_000, "100000");
   return { expiresAt, rpm, tpm };
@@ -108,17 +117,28 @@ async function printToken(values: Values): Promise<void> {
   if (ttlSeconds === undefined) fail(`--ttl takes seconds or 15m, 12h, 7d, at most 30d (got '${values.ttl}')`);
   if (!values.user?.trim()) fail("--user takes a user id");
   const config = configOrExit();
-  const { token, expiresAt } = await mintToken(config, { project: values.project!, role, ttlSeconds, user: values.user.trim() });
+  const { token, expiresAt } = await mintToken(config, {
+    project: values.project!,
+    role,
+    ttlSeconds,
+    user: values.user.trim(),
+  });
   if (values.json) {
-    process.stdout.write(JSON.stringify({ token, project_id: values.project, role, sub: values.user.trim(), expires_at: expiresAt }) + "\n");
+    process.stdout.write(
+      JSON.stringify({ token, project_id: values.project, role, sub: values.user.trim(), expires_at: expiresAt }) +
+        "\n",
+    );
   } else {
     process.stdout.write(`${token}\n`);
-    process.stderr.write(`${role} of project ${values.project}, valid until ${new Date(expiresAt * 1000).toISOString()}\n`);
+    process.stderr.write(
+      `${role} of project ${values.project}, valid until ${new Date(expiresAt * 1000).toISOString()}\n`,
+    );
   }
 }
 
 /** JSON configs indented for pasting; the Inspector's is a command line. */
-const mcpText = (config: unknown) => (typeof config === "string" ? config : JSON.stringify(config, null, 2)).replace(/^/gm, "    ");
+const mcpText = (config: unknown) =>
+  (typeof config === "string" ? config : JSON.stringify(config, null, 2)).replace(/^/gm, "    ");
 
 async function serverUrlIfUp(url: string): Promise<string | undefined> {
   try {
@@ -133,7 +153,9 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
 function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean): void {
   if (json) {
     const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits } = k;
-    process.stdout.write(JSON.stringify({ id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits }) + "\n");
+    process.stdout.write(
+      JSON.stringify({ id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits }) + "\n",
+    );
     return;
   }
   process.stdout.write(
@@ -154,7 +176,9 @@ function printList(keys: ListedKey[], project: string, json: boolean): void {
   } else {
     const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString());
     for (const k of keys) {
-      process.stdout.write(`${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`);
+      process.stdout.write(
+        `${k.id}\t${k.name}\t${k.redacted_value}\tcreated ${when(k.created_at)}\tlast used ${when(k.last_used_at)}\texpires ${when(k.expires_at)}\tby ${k.created_by}\n`,
+      );
     }
   }
 }
@@ -180,10 +204,16 @@ async function main(): Promise<void> {
 
   // The embedded store may be held by a running server: find it by its record in the data dir
   // (or AGENTPORT_URL), and go through it. With DATABASE_URL the store is shared anyway.
-  const holder = config.databaseUrl ? undefined : process.env.AGENTPORT_URL ? { url: process.env.AGENTPORT_URL } : runningServer(config.dataDir);
+  const holder = config.databaseUrl
+    ? undefined
+    : process.env.AGENTPORT_URL
+      ? { url: process.env.AGENTPORT_URL }
+      : runningServer(config.dataDir);
   const server = holder?.url ? await serverUrlIfUp(holder.url) : undefined;
   if (holder && !server) {
-    throw new Error(`a server holds ${config.dataDir} but does not answer${holder.url ? ` at ${holder.url}` : " yet"}; retry once it is up, or stop it`);
+    throw new Error(
+      `a server holds ${config.dataDir} but does not answer${holder.url ? ` at ${holder.url}` : " yet"}; retry once it is up, or stop it`,
+    );
   }
   const ops: KeyOps = server ? keysOverHttp(server, config) : await keysOnStore(config);
   try {
@@ -220,9 +250,13 @@ async function main(): Promise<void> {
         if (values.json) {
           process.stdout.write(JSON.stringify({ object: "list", start_time: since, data: rows }) + "\n");
         } else if (rows.length === 0) {
-          process.stdout.write(`No completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)}.\n`);
+          process.stdout.write(
+            `No completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)}.\n`,
+          );
         } else {
-          process.stdout.write(`Completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)} (UTC), per key and model:\n\n${usageTable(rows)}\n`);
+          process.stdout.write(
+            `Completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)} (UTC), per key and model:\n\n${usageTable(rows)}\n`,
+          );
         }
         break;
       }

@@ -11,25 +11,44 @@
  */
 import pg from "pg";
 
-export async function provisionAppRole(adminUrl: string, role: string, password: string, schema: string): Promise<void> {
+export async function provisionAppRole(
+  adminUrl: string,
+  role: string,
+  password: string,
+  schema: string,
+): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     const r = pg.escapeIdentifier(role);
     const s = pg.escapeIdentifier(schema);
-    const existing = await client.query<Record<string, boolean>>("SELECT rolsuper, rolcreatedb, rolcreaterole, rolbypassrls, rolreplication FROM pg_roles WHERE rolname = $1", [role]);
+    const existing = await client.query<Record<string, boolean>>(
+      "SELECT rolsuper, rolcreatedb, rolcreaterole, rolbypassrls, rolreplication FROM pg_roles WHERE rolname = $1",
+      [role],
+    );
     const exists = existing.rowCount;
     // A role someone raised since cannot be lowered by a managed master (see below): refuse to hand
     // the service more than its schema, and say what an operator with the rights must run.
-    const raised = exists ? Object.entries(existing.rows[0]).filter(([, on]) => on).map(([attr]) => attr.replace(/^rol/, "").toUpperCase()) : [];
-    if (raised.length) throw new Error(`role ${role} has ${raised.join(", ")}; run ALTER ROLE ${r} ${raised.map((a) => "NO" + a).join(" ")} as a superuser, then re-run`);
+    const raised = exists
+      ? Object.entries(existing.rows[0])
+          .filter(([, on]) => on)
+          .map(([attr]) => attr.replace(/^rol/, "").toUpperCase())
+      : [];
+    if (raised.length)
+      throw new Error(
+        `role ${role} has ${raised.join(", ")}; run ALTER ROLE ${r} ${raised.map((a) => "NO" + a).join(" ")} as a superuser, then re-run`,
+      );
     // DDL takes no bind parameters: identifiers and the password literal are escaped by pg.
     const pw = client.escapeLiteral(password);
     // A managed master (RDS master, Azure admin) is LOGIN CREATEROLE CREATEDB NOSUPERUSER: it may
     // create a role and change its login and password, but an ALTER ROLE that names SUPERUSER,
     // CREATEDB or CREATEROLE fails (42501). A created role starts without them; a later run
     // alters only what may change.
-    await client.query(exists ? `ALTER ROLE ${r} WITH LOGIN PASSWORD ${pw}` : `CREATE ROLE ${r} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${pw}`);
+    await client.query(
+      exists
+        ? `ALTER ROLE ${r} WITH LOGIN PASSWORD ${pw}`
+        : `CREATE ROLE ${r} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${pw}`,
+    );
     const db = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0].db;
     await client.query(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(db)} TO ${r}`);
     // Owning a schema needs membership in its owner's role (PostgreSQL 16 no longer gives it to a

@@ -28,8 +28,16 @@ export interface TokenRequest {
 }
 
 /** The token and when it expires (Unix seconds). */
-export async function mintToken(config: ServiceConfig, req: TokenRequest): Promise<{ token: string; expiresAt: number }> {
+export async function mintToken(
+  config: ServiceConfig,
+  req: TokenRequest,
+): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = Math.floor(Date.now() / 1000) + req.ttlSeconds;
-  const token = await signMemberToken({ userId: req.user, projectId: req.project, role: req.role }, config.jwtSecret, config.jwtAlgorithm, req.ttlSeconds);
+  const token = await signMemberToken(
+    { userId: req.user, projectId: req.project, role: req.role },
+    config.jwtSecret,
+    config.jwtAlgorithm,
+    req.ttlSeconds,
+  );
   return { token, expiresAt };
 }

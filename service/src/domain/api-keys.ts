@@ -84,7 +84,8 @@ function toRecord(r: Row): ApiKeyRecord {
   };
 }
 
-const COLUMNS = "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm, rate_limit_tpm";
+const COLUMNS =
+  "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm, rate_limit_tpm";
 
 export class ApiKeys {
   /**
@@ -158,19 +159,39 @@ export class ApiKeys {
     return (await this.db.query("SELECT 1 FROM api_keys WHERE id = $1", [keyId])).rowCount > 0;
   }
 
-  async create(input: { projectId: string; name: string; createdBy: string; expiresAt?: Date; rateLimitRpm?: number; rateLimitTpm?: number }): Promise<{ record: ApiKeyRecord; secret: string }> {
+  async create(input: {
+    projectId: string;
+    name: string;
+    createdBy: string;
+    expiresAt?: Date;
+    rateLimitRpm?: number;
+    rateLimitTpm?: number;
+  }): Promise<{ record: ApiKeyRecord; secret: string }> {
     const secret = KEY_PREFIX + randomBytes(32).toString("base64url");
     const id = "key_" + randomBytes(12).toString("base64url");
     const { rows } = await this.db.query<Row>(
       `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at, rate_limit_rpm, rate_limit_tpm)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [id, input.projectId, input.name, hashSecret(secret), redact(secret), input.createdBy, input.expiresAt?.toISOString() ?? null, input.rateLimitRpm ?? null, input.rateLimitTpm ?? null],
+      [
+        id,
+        input.projectId,
+        input.name,
+        hashSecret(secret),
+        redact(secret),
+        input.createdBy,
+        input.expiresAt?.toISOString() ?? null,
+        input.rateLimitRpm ?? null,
+        input.rateLimitTpm ?? null,
+      ],
     );
     return { record: toRecord(rows[0]), secret };
   }
 
   /** Keys of a project, oldest first, paged by id after `after`. */
-  async list(projectId: string, opts: { after?: string; limit?: number } = {}): Promise<{ data: ApiKeyRecord[]; hasMore: boolean }> {
+  async list(
+    projectId: string,
+    opts: { after?: string; limit?: number } = {},
+  ): Promise<{ data: ApiKeyRecord[]; hasMore: boolean }> {
     const limit = opts.limit ?? 100;
     const params: unknown[] = [projectId, limit + 1];
     let cursor = "";
@@ -187,7 +208,10 @@ export class ApiKeys {
   }
 
   async get(projectId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND project_id = $2`, [id, projectId]);
+    const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND project_id = $2`, [
+      id,
+      projectId,
+    ]);
     this.mergePendingLastUsed(rows);
     return rows[0] && toRecord(rows[0]);
   }
@@ -251,14 +275,28 @@ export class ApiKeys {
 
   private async lookup(hash: Buffer, digest: string): Promise<ApiKeyPrincipal | undefined> {
     const evictionsBefore = this.evictions;
-    const { rows } = await this.db.query<Row>("SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm, rate_limit_tpm FROM api_keys WHERE secret_hash = $1", [hash]);
+    const { rows } = await this.db.query<Row>(
+      "SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm, rate_limit_tpm FROM api_keys WHERE secret_hash = $1",
+      [hash],
+    );
     const row = rows[0];
     const expiresAtMs = row?.expires_at ? new Date(row.expires_at).getTime() : undefined;
-    if (!row?.secret_hash || !timingSafeEqual(Buffer.from(row.secret_hash), hash) || (expiresAtMs !== undefined && expiresAtMs <= Date.now())) {
+    if (
+      !row?.secret_hash ||
+      !timingSafeEqual(Buffer.from(row.secret_hash), hash) ||
+      (expiresAtMs !== undefined && expiresAtMs <= Date.now())
+    ) {
       this.remember(digest);
       return undefined;
     }
-    const principal: ApiKeyPrincipal = Object.freeze({ keyId: row.id, projectId: row.project_id, keyName: row.name, ...(expiresAtMs !== undefined && { expiresAtMs }), ...(row.rate_limit_rpm !== null && { rpm: row.rate_limit_rpm }), ...(row.rate_limit_tpm !== null && { tpm: row.rate_limit_tpm }) });
+    const principal: ApiKeyPrincipal = Object.freeze({
+      keyId: row.id,
+      projectId: row.project_id,
+      keyName: row.name,
+      ...(expiresAtMs !== undefined && { expiresAtMs }),
+      ...(row.rate_limit_rpm !== null && { rpm: row.rate_limit_rpm }),
+      ...(row.rate_limit_tpm !== null && { tpm: row.rate_limit_tpm }),
+    });
     // Cache only what was read while notifications were live and no eviction raced the read.
     if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);
     this.usedSinceFlush.set(principal.keyId, Date.now());
@@ -294,7 +332,8 @@ export class ApiKeys {
   private mergePendingLastUsed(rows: Row[]): void {
     for (const r of rows) {
       const pending = this.usedSinceFlush.get(r.id);
-      if (pending && (r.last_used_at === null || new Date(r.last_used_at).getTime() < pending)) r.last_used_at = new Date(pending);
+      if (pending && (r.last_used_at === null || new Date(r.last_used_at).getTime() < pending))
+        r.last_used_at = new Date(pending);
     }
   }
 }

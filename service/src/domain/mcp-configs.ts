@@ -15,7 +15,12 @@ export function mcpConfigs(serverName: string, publicUrl: string, secret: string
     generic: { mcpServers: { [serverName]: remote } },
     "claude-code": { mcpServers: { [serverName]: { type: "http", ...remote } } },
     "claude-desktop": {
-      mcpServers: { [serverName]: { command: "npx", args: ["-y", "mcp-remote", url, "--header", `Authorization: ${authorization}`] } },
+      mcpServers: {
+        [serverName]: {
+          command: "npx",
+          args: ["-y", "mcp-remote", url, "--header", `Authorization: ${authorization}`],
+        },
+      },
     },
     vscode: { servers: { [serverName]: { type: "http", ...remote } } },
     cursor: { mcpServers: { [serverName]: remote } },

@@ -23,15 +23,20 @@ const secretKey = (secret: string) => new TextEncoder().encode(secret);
 export async function verifyMemberToken(token: string, secret: string, algorithm: string): Promise<Member> {
   let payload;
   try {
-    ({ payload } = await jwtVerify(token, secretKey(secret), { algorithms: [algorithm], requiredClaims: ["sub", "exp"] }));
+    ({ payload } = await jwtVerify(token, secretKey(secret), {
+      algorithms: [algorithm],
+      requiredClaims: ["sub", "exp"],
+    }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw invalidToken("the token has expired.");
-    if (err instanceof joseErrors.JWTClaimValidationFailed) throw invalidToken(`claim '${err.claim}' is missing or invalid.`);
+    if (err instanceof joseErrors.JWTClaimValidationFailed)
+      throw invalidToken(`claim '${err.claim}' is missing or invalid.`);
     throw invalidToken("the signature or format is not valid.");
   }
   const { sub, project_id: projectId, role, name, email } = payload as Record<string, unknown>;
   if (typeof projectId !== "string" || !projectId) throw invalidToken("claim 'project_id' is missing.");
-  if (!MEMBER_ROLES.includes(role as Role)) throw invalidToken(`claim 'role' must be one of ${MEMBER_ROLES.join(", ")}.`);
+  if (!MEMBER_ROLES.includes(role as Role))
+    throw invalidToken(`claim 'role' must be one of ${MEMBER_ROLES.join(", ")}.`);
   return {
     userId: String(sub),
     projectId,

@@ -30,7 +30,10 @@ export const ACCESS_LINE_SCHEMA = {
   type: "object",
   properties: {
     reqId: text,
-    req: { type: "object", properties: { method: text, url: text, version: text, host: text, remoteAddress: text, remotePort: integer } },
+    req: {
+      type: "object",
+      properties: { method: text, url: text, version: text, host: text, remoteAddress: text, remotePort: integer },
+    },
     res: { type: "object", properties: { statusCode: integer } },
     responseTime: { type: "number" },
     keyId: text,
@@ -57,7 +60,8 @@ export function secretShapedFields(schema: ObjectSchema, prefix = ""): string[] 
 }
 
 const leaks = secretShapedFields(ACCESS_LINE_SCHEMA);
-if (leaks.length) throw new Error(`The access line bypasses the logger's redaction, so it must not carry ${leaks.join(", ")}`);
+if (leaks.length)
+  throw new Error(`The access line bypasses the logger's redaction, so it must not carry ${leaks.join(", ")}`);
 const serializeFields = fastJsonStringify(ACCESS_LINE_SCHEMA);
 
 interface Destination {
@@ -95,20 +99,48 @@ export class AccessLog extends LogController {
     // The API key's id and project, when the request had one (other lines of the request join by reqId).
     const auth = request.auth as FastifyRequest["auth"] | undefined;
     if (error) {
-      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, upstream: request.upstreamAgent, err: error }, "request errored");
+      reply.log.error(
+        {
+          req: request,
+          res: reply,
+          responseTime: reply.elapsedTime,
+          keyId: auth?.keyId,
+          projectId: auth?.projectId,
+          upstream: request.upstreamAgent,
+          err: error,
+        },
+        "request errored",
+      );
       return;
     }
     if (this.writer === undefined) this.writer = this.viaPino ? null : writerOf(request.server.log);
     const writer = this.writer;
     if (!writer) {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, keyId: auth?.keyId, projectId: auth?.projectId, upstream: request.upstreamAgent }, COMPLETED);
+      reply.log.info(
+        {
+          req: request,
+          res: reply,
+          responseTime: reply.elapsedTime,
+          keyId: auth?.keyId,
+          projectId: auth?.projectId,
+          upstream: request.upstreamAgent,
+        },
+        COMPLETED,
+      );
       return;
     }
     if (!(reply.log as unknown as pino.Logger).isLevelEnabled("info")) return;
     const raw = request.raw;
     const fields = serializeFields({
       reqId: request.id,
-      req: { method: request.method, url: request.url, version: raw.headers["accept-version"], host: request.host, remoteAddress: request.ip, remotePort: raw.socket?.remotePort },
+      req: {
+        method: request.method,
+        url: request.url,
+        version: raw.headers["accept-version"],
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: raw.socket?.remotePort,
+      },
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
       keyId: auth?.keyId,

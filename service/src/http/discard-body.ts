@@ -41,7 +41,12 @@ export function discardBody(req: IncomingMessage, maxBytes = DISCARD_MAX_BYTES, 
  * Sends an error answer; a 413 given before the body was read waits for the rest of the body
  * (discarded) and closes the connection after.
  */
-export function sendAfterBody(request: { raw: IncomingMessage }, reply: { header(k: string, v: string): unknown }, status: number, send: () => unknown): void {
+export function sendAfterBody(
+  request: { raw: IncomingMessage },
+  reply: { header(k: string, v: string): unknown },
+  status: number,
+  send: () => unknown,
+): void {
   if (status !== 413 || request.raw.complete) {
     send();
     return;

@@ -36,7 +36,8 @@ export function useDepthCheckedJson(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (jsonDepthExceeds(body as string, MAX_DEPTH)) return done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined);
+    if (jsonDepthExceeds(body as string, MAX_DEPTH))
+      return done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined);
     parse(request, body as string, done);
   });
 }

@@ -58,7 +58,9 @@ export class RequestLogger implements FastifyBaseLogger {
 
   /** pino's check, answered without making the child unless this request has its own level. */
   isLevelEnabled(level: string): boolean {
-    const logger = (this.options.level === undefined ? (this.made ?? this.parent) : this.real) as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+    const logger = (this.options.level === undefined ? (this.made ?? this.parent) : this.real) as FastifyBaseLogger & {
+      isLevelEnabled(level: string): boolean;
+    };
     return logger.isLevelEnabled(level);
   }
 
@@ -68,6 +70,10 @@ export class RequestLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's `childLoggerFactory`: a RequestLogger in place of the child it would make. */
-export function requestLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function requestLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new RequestLogger(logger, bindings, options);
 }

@@ -16,12 +16,19 @@ export interface McpFileRecord {
 }
 
 export interface McpFiles {
-  list(projectId: string, opts: { limit: number; after?: string }): Promise<{ data: McpFileRecord[]; hasMore: boolean }>;
+  list(
+    projectId: string,
+    opts: { limit: number; after?: string },
+  ): Promise<{ data: McpFileRecord[]; hasMore: boolean }>;
   get(projectId: string, fileId: string): Promise<McpFileRecord | undefined>;
   /** Bytes [offset, offset + length) of the file, fewer at its end. */
   read(projectId: string, fileId: string, offset: number, length: number): Promise<Buffer>;
   search(projectId: string, query: string, limit: number): Promise<FileSearchHit[]>;
-  uploadText(projectId: string, input: { filename: string; text: string; purpose: string }, signal: AbortSignal): Promise<McpFileRecord>;
+  uploadText(
+    projectId: string,
+    input: { filename: string; text: string; purpose: string },
+    signal: AbortSignal,
+  ): Promise<McpFileRecord>;
 }
 
 export interface McpLogger {

@@ -37,7 +37,9 @@ export function mcpFiles(files: Files): McpFiles {
     search: (projectId, query, limit) => files.search(projectId, query, limit),
     async uploadText(projectId, { filename, text, purpose }, signal) {
       const body = Readable.from([Buffer.from(text, "utf8")]);
-      return toMcp(await files.create(projectId, { filename, purpose, mimeType: "text/plain; charset=utf-8", body, signal }));
+      return toMcp(
+        await files.create(projectId, { filename, purpose, mimeType: "text/plain; charset=utf-8", body, signal }),
+      );
     },
   };
 }

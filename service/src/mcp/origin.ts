@@ -6,7 +6,12 @@
  */
 const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export function originAllowed(origin: string | undefined, host: string | undefined, publicUrl: string, corsOrigins: readonly string[] = []): boolean {
+export function originAllowed(
+  origin: string | undefined,
+  host: string | undefined,
+  publicUrl: string,
+  corsOrigins: readonly string[] = [],
+): boolean {
   if (origin === undefined || corsOrigins.includes(origin)) return true;
   let url: URL;
   try {

@@ -8,7 +8,12 @@ const isContinuation = (b: number) => (b & 0xc0) === 0x80;
 const sequenceLength = (b: number) => (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1);
 
 export type TextWindow =
-  | { ok: true; text: string; /** First byte returned. */ start: number; /** Byte after the last one returned. */ end: number }
+  | {
+      ok: true;
+      text: string;
+      /** First byte returned. */ start: number;
+      /** Byte after the last one returned. */ end: number;
+    }
   | { ok: false; reason: string };
 
 /**

@@ -56,7 +56,11 @@ export class ChatMetrics {
         this.reset();
         for (const [model, counts] of completions) {
           counts.forEach((n, i) => {
-            if (n > 0) this.inc({ model, mode: MODES[Math.floor(i / OUTCOMES.length)], outcome: OUTCOMES[i % OUTCOMES.length] }, n);
+            if (n > 0)
+              this.inc(
+                { model, mode: MODES[Math.floor(i / OUTCOMES.length)], outcome: OUTCOMES[i % OUTCOMES.length] },
+                n,
+              );
           });
         }
       },
@@ -82,8 +86,18 @@ export class ChatMetrics {
         this.set(open());
       },
     });
-    this.firstToken = new ModelHistogram("agentport_chat_time_to_first_token_seconds", "Time from a streaming request to its first content chunk, by model", FIRST_TOKEN_BUCKETS, registry);
-    this.interToken = new ModelHistogram("agentport_chat_inter_token_latency_seconds", "Time between two content chunks of a stream, by model", INTER_TOKEN_BUCKETS, registry);
+    this.firstToken = new ModelHistogram(
+      "agentport_chat_time_to_first_token_seconds",
+      "Time from a streaming request to its first content chunk, by model",
+      FIRST_TOKEN_BUCKETS,
+      registry,
+    );
+    this.interToken = new ModelHistogram(
+      "agentport_chat_inter_token_latency_seconds",
+      "Time between two content chunks of a stream, by model",
+      INTER_TOKEN_BUCKETS,
+      registry,
+    );
   }
 
   /** One completion finished (JSON or stream). */

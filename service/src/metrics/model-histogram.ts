@@ -38,13 +38,23 @@ export class ModelHistogram extends Histogram<string> {
       let cumulative = 0;
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += counts[i];
-        values.push({ metricName: `${this.metricName}_bucket`, labels: { model, le: i < this.bounds.length ? this.bounds[i] : "+Inf" }, value: cumulative });
+        values.push({
+          metricName: `${this.metricName}_bucket`,
+          labels: { model, le: i < this.bounds.length ? this.bounds[i] : "+Inf" },
+          value: cumulative,
+        });
       }
       values.push({ metricName: `${this.metricName}_sum`, labels: { model }, value: counts[this.bounds.length + 1] });
       values.push({ metricName: `${this.metricName}_count`, labels: { model }, value: cumulative });
     }
     // As prom-client's own histogram answers; its typings say `type` is a numeric enum, the registry reads this string.
-    return { name: this.metricName, help: this.helpText, type: "histogram", values, aggregator: "sum" } as unknown as Exported;
+    return {
+      name: this.metricName,
+      help: this.helpText,
+      type: "histogram",
+      values,
+      aggregator: "sum",
+    } as unknown as Exported;
   }
 
   // The registry's text output reads this one (prom-client's histogram has it; its typings do not).

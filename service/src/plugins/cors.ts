@@ -26,7 +26,16 @@ export default fp(
     await app.register(cors, {
       origin: allowed,
       methods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
-      allowedHeaders: ["authorization", "content-type", "x-request-id", "mcp-session-id", "mcp-protocol-version", "last-event-id", "range", "if-range"],
+      allowedHeaders: [
+        "authorization",
+        "content-type",
+        "x-request-id",
+        "mcp-session-id",
+        "mcp-protocol-version",
+        "last-event-id",
+        "range",
+        "if-range",
+      ],
       exposedHeaders: CORS_EXPOSED_HEADERS,
       maxAge: 600,
       // Preflights are answered here, before the routes' key checks run.

@@ -60,7 +60,8 @@ function mostSpecific(issues: ValidationIssue[]): ValidationIssue {
 }
 
 function fromValidation(issue: ValidationIssue): ApiError {
-  if (issue.keyword === "required") return missingParam(paramPath(issue.instancePath, String(issue.params.missingProperty)));
+  if (issue.keyword === "required")
+    return missingParam(paramPath(issue.instancePath, String(issue.params.missingProperty)));
   if (issue.keyword === "additionalProperties") {
     const param = paramPath(issue.instancePath, String(issue.params.additionalProperty));
     return invalidParam(param, `Unrecognized request argument supplied: '${param}'.`, "unknown_parameter");
@@ -90,15 +91,23 @@ export function multipartError(err: unknown, fileMaxBytes: number): ApiError | u
     case "ERR_STREAM_PREMATURE_CLOSE":
       return uploadIncomplete();
   }
-  if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)) return invalidMultipart(err.message);
+  if (err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message))
+    return invalidMultipart(err.message);
   return undefined;
 }
 
-export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: number, contentType?: string, fileMaxBytes = Infinity): ApiError {
+export function toApiError(
+  err: FastifyError,
+  requestId: string,
+  jsonBodyLimit: number,
+  contentType?: string,
+  fileMaxBytes = Infinity,
+): ApiError {
   if (err instanceof ApiError) return err;
   const multipart = multipartError(err, fileMaxBytes);
   if (multipart) return multipart;
-  if (err instanceof StoreUnavailableError) return unavailable("The metadata store is not answering; retry the request.");
+  if (err instanceof StoreUnavailableError)
+    return unavailable("The metadata store is not answering; retry the request.");
   // SQLSTATE class 22 (data exception: a NUL byte, a number out of range) is the input's fault.
   if (err instanceof StoreError && err.code?.startsWith("22")) return unstorableValue();
   if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
@@ -113,18 +122,27 @@ export function toApiError(err: FastifyError, requestId: string, jsonBodyLimit: 
       return unsupportedMediaType(contentType);
   }
   if (err instanceof SyntaxError && err.statusCode === 400) return invalidJson(err.message);
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return frameworkRefusal(err.statusCode, err.message);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+    return frameworkRefusal(err.statusCode, err.message);
   return internalError(requestId);
 }
 
 export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      const apiError = toApiError(err, request.id, app.config.jsonBodyLimit, request.headers["content-type"], app.config.fileMaxBytes);
+      const apiError = toApiError(
+        err,
+        request.id,
+        app.config.jsonBodyLimit,
+        request.headers["content-type"],
+        app.config.fileMaxBytes,
+      );
       // Store errors are logged by SQLSTATE and statement name only: the SQL and its parameters
       // may hold a secret's hash or a user's input. An outage is one warning, not a stack per request.
-      if (err instanceof StoreUnavailableError) request.log.warn({ code: err.code, statement: err.statement }, "metadata store unavailable");
-      else if (err instanceof StoreError) request.log.error({ code: err.code, statement: err.statement }, "store query failed");
+      if (err instanceof StoreUnavailableError)
+        request.log.warn({ code: err.code, statement: err.statement }, "metadata store unavailable");
+      else if (err instanceof StoreError)
+        request.log.error({ code: err.code, statement: err.statement }, "store query failed");
       else if (apiError.statusCode >= 500) request.log.error({ err }, "request failed");
       else request.log.info({ status: apiError.statusCode, code: apiError.code }, apiError.message);
       // A stream already under way cannot change its status: the SSE writer sends an error event instead.

@@ -101,7 +101,12 @@ function limitHeaders(decision: Reserved, rpm: number | undefined, tpm: number |
 }
 
 /** The 429 for a refused reservation: the request limit when it is the one reached, else the tokens. */
-function refusal(decision: Reserved, rpm: number | undefined, tpm: number | undefined, headers: Record<string, string>): { err: ApiError; kind: "requests" | "tokens" } {
+function refusal(
+  decision: Reserved,
+  rpm: number | undefined,
+  tpm: number | undefined,
+  headers: Record<string, string>,
+): { err: ApiError; kind: "requests" | "tokens" } {
   const reset = resetDuration(decision.resetMs);
   const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
   const err =
@@ -114,14 +119,23 @@ function refusal(decision: Reserved, rpm: number | undefined, tpm: number | unde
 
 export default fp(
   async (app) => {
-    const limiter = new KeyLimiter(app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))), app.log, app.metrics.limiterDegraded);
+    const limiter = new KeyLimiter(
+      app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))),
+      app.log,
+      app.metrics.limiterDegraded,
+    );
     const sinks = { limiter, usage: app.usage, chat: app.chatMetrics };
     // Registered after Redis, so this runs before its connection closes.
     app.addHook("onClose", () => limiter.close());
     const { rateLimitRpm, rateLimitTpm } = app.config;
 
     /** Reserves and answers the headers, or throws the 429. */
-    async function reserve(keyId: string, rpm: number | undefined, tpm: number | undefined, tokens: number): Promise<{ reserved: Reserved; headers: Record<string, string> }> {
+    async function reserve(
+      keyId: string,
+      rpm: number | undefined,
+      tpm: number | undefined,
+      tokens: number,
+    ): Promise<{ reserved: Reserved; headers: Record<string, string> }> {
       const reserved = await limiter.reserve(keyId, { rpm: rpm ?? 0, tpm: tpm ?? 0 }, tokens);
       const headers = limitHeaders(reserved, rpm, tpm);
       if (reserved.allowed) return { reserved, headers };
@@ -135,9 +149,18 @@ export default fp(
       if (ask.promptTokens !== undefined) estimate.prompt = ask.promptTokens;
       const rpm = effectiveLimit(principal.rpm, rateLimitRpm);
       const tpm = effectiveLimit(principal.tpm, rateLimitTpm);
-      if (rpm === undefined && tpm === undefined) return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
-      const { reserved, headers } = await reserve(principal.keyId, rpm, tpm, tpm === undefined ? 0 : estimate.prompt + estimate.completion);
-      return { run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved), headers };
+      if (rpm === undefined && tpm === undefined)
+        return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
+      const { reserved, headers } = await reserve(
+        principal.keyId,
+        rpm,
+        tpm,
+        tpm === undefined ? 0 : estimate.prompt + estimate.completion,
+      );
+      return {
+        run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved),
+        headers,
+      };
     }
 
     /** One request unit against the key's RPM, with its headers. */

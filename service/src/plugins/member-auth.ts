@@ -12,7 +12,8 @@ export async function requireMember(request: FastifyRequest): Promise<void> {
   const member = await verifyMemberToken(token, jwtSecret, jwtAlgorithm);
   // A hook serves every route of its context: the project id is read from whatever params there are.
   const params: unknown = request.params;
-  const projectId = params && typeof params === "object" && "project_id" in params ? String(params.project_id) : undefined;
+  const projectId =
+    params && typeof params === "object" && "project_id" in params ? String(params.project_id) : undefined;
   if (projectId !== undefined && projectId !== member.projectId) {
     throw forbidden(`Your token is for project '${member.projectId}', not '${projectId}'.`);
   }

@@ -18,7 +18,8 @@ export default fp(
         info: {
           title: "agentport API",
           version: SERVICE_VERSION,
-          description: "OpenAI-compatible API over the project's agents, files and MCP tools. Send an API key as 'Authorization: Bearer <key>'; key management takes a project member's token the same way.",
+          description:
+            "OpenAI-compatible API over the project's agents, files and MCP tools. Send an API key as 'Authorization: Bearer <key>'; key management takes a project member's token the same way.",
         },
         servers: [{ url: app.config.publicUrl }],
         components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },

@@ -16,7 +16,9 @@ declare module "fastify" {
 export default fp(
   async (app) => {
     const url = app.config.redisUrl;
-    const redis = url ? (await import("../domain/limits/redis-client.js")).redisClient(url, app.config.redisTimeouts) : undefined;
+    const redis = url
+      ? (await import("../domain/limits/redis-client.js")).redisClient(url, app.config.redisTimeouts)
+      : undefined;
     if (redis) {
       // The limiter logs an outage once when a call fails; the connection's own errors say nothing new.
       redis.on("error", () => {});

@@ -19,6 +19,11 @@ export default async function healthRoutes(app: FastifyInstance) {
     }
     const notifications = app.db.notificationsLive() ? "live" : "down";
     const limits = app.keyLimits.mode;
-    return { status: notifications === "live" && limits !== "degraded" ? "ready" : "degraded", store: app.db.kind, notifications, limits };
+    return {
+      status: notifications === "live" && limits !== "degraded" ? "ready" : "degraded",
+      store: app.db.kind,
+      notifications,
+      limits,
+    };
   });
 }

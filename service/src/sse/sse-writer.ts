@@ -14,7 +14,16 @@ import { HEARTBEAT_COMMENT as HEARTBEAT } from "./heartbeat.js";
 type Headers = Record<string, string | number | string[] | undefined>;
 
 /** The stream's own headers, as name, value pairs; a caller's header of the same name gives way. */
-const STREAM_HEADERS = ["content-type", "text/event-stream", "cache-control", "no-cache", "x-accel-buffering", "no", "connection", "keep-alive"];
+const STREAM_HEADERS = [
+  "content-type",
+  "text/event-stream",
+  "cache-control",
+  "no-cache",
+  "x-accel-buffering",
+  "no",
+  "connection",
+  "keep-alive",
+];
 const OWN = new Set(STREAM_HEADERS.filter((_, i) => i % 2 === 0));
 
 /**
@@ -54,10 +63,7 @@ export class SseWriter {
   private resolveFlush?: () => void;
 
   private readonly res: ServerResponse;
-  constructor(
-    res: ServerResponse,
-    opts: SseWriterOptions,
-  ) {
+  constructor(res: ServerResponse, opts: SseWriterOptions) {
     this.res = res;
     res.writeHead(200, headerList(opts.headers));
     res.once("close", () => {

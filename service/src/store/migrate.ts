@@ -15,7 +15,9 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations
 export const MIGRATION_LOCK_ID = 7_340_221; // arbitrary, fixed: "agentport migrations"
 
 export function migrationFiles(): string[] {
-  return readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 }
 
 export async function migrate(db: Db): Promise<string[]> {
@@ -23,7 +25,9 @@ export async function migrate(db: Db): Promise<string[]> {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await tx.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((r) => r.name));
+    const done = new Set(
+      (await tx.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const name of migrationFiles()) {
       if (done.has(name)) continue;

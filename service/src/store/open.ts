@@ -24,12 +24,21 @@ export interface StoreOptions {
 export async function openStore(opts: StoreOptions): Promise<Db> {
   const t = opts.timeouts;
   const db = opts.databaseUrl
-    ? await (await import("./postgres.js")).openPostgres(opts.databaseUrl, {
+    ? await (
+        await import("./postgres.js")
+      ).openPostgres(opts.databaseUrl, {
         schema: opts.databaseSchema,
         log: opts.log,
-        ...(t && { connectTimeoutMs: t.connectMs, queryTimeoutMs: t.queryMs, listenerTrustMs: t.listenerTrustMs, listenerCheckMs: Math.max(200, t.listenerTrustMs / 3) }),
+        ...(t && {
+          connectTimeoutMs: t.connectMs,
+          queryTimeoutMs: t.queryMs,
+          listenerTrustMs: t.listenerTrustMs,
+          listenerCheckMs: Math.max(200, t.listenerTrustMs / 3),
+        }),
       })
-    : await (await import("./pglite.js")).openPglite(opts.pgliteDir, { templateDir: opts.pgliteTemplateDir, log: opts.info });
+    : await (
+        await import("./pglite.js")
+      ).openPglite(opts.pgliteDir, { templateDir: opts.pgliteTemplateDir, log: opts.info });
   try {
     await migrate(db);
   } catch (err) {

@@ -42,7 +42,10 @@ const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffe
  * Opens PGlite persisted in `dataDir`, or in memory when `dataDir` is undefined. A new data dir
  * starts from the prebuilt template when there is one for this PGlite (see pglite-template.ts).
  */
-export async function openPglite(dataDir?: string, opts: { templateDir?: string; log?: (msg: string) => void } = {}): Promise<Db> {
+export async function openPglite(
+  dataDir?: string,
+  opts: { templateDir?: string; log?: (msg: string) => void } = {},
+): Promise<Db> {
   if (!dataDir) return pgliteDb(await PGlite.create({ startParams: EMBEDDED_START_PARAMS }));
   mkdirSync(dataDir, { recursive: true });
   const template = templateFor(dataDir, opts.templateDir);

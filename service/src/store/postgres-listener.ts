@@ -38,7 +38,11 @@ export class PostgresListener {
     this.checker.unref();
   }
 
-  async listen(channel: string, onMessage: (payload: string) => void, onReset?: () => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onReset?: () => void,
+  ): Promise<() => Promise<void>> {
     this.subscriptions.set(channel, { onMessage, onReset });
     if (this.client) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     else await this.connect();

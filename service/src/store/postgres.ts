@@ -33,7 +33,9 @@ export const POSTGRES_DEFAULTS: Omit<PostgresOptions, "schema" | "log"> = {
 
 /** Connection settings shared by the pool, the listener and the schema setup client. */
 function clientConfigOf(connectionString: string, o: PostgresOptions): pg.ClientConfig {
-  const options = [`-c statement_timeout=${statementTimeoutOf(o)}`, o.schema ? `-c search_path=${o.schema}` : ""].filter(Boolean).join(" ");
+  const options = [`-c statement_timeout=${statementTimeoutOf(o)}`, o.schema ? `-c search_path=${o.schema}` : ""]
+    .filter(Boolean)
+    .join(" ");
   return {
     connectionString,
     options,
@@ -70,7 +72,11 @@ export async function openPostgres(connectionString: string, opts: Partial<Postg
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", (err) => o.log?.(`postgres pool: ${err.message}`));
   await pool.query("SELECT 1");
-  const listener = new PostgresListener(clientConfig, { checkMs: o.listenerCheckMs, trustMs: o.listenerTrustMs, log: o.log });
+  const listener = new PostgresListener(clientConfig, {
+    checkMs: o.listenerCheckMs,
+    trustMs: o.listenerTrustMs,
+    log: o.log,
+  });
   return new PostgresDb(pool, listener);
 }
 

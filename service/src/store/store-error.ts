@@ -7,9 +7,19 @@
 
 /** SQLSTATE classes and codes that mean "the server is not reachable or not serving now". */
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[123]|53300|53400)/;
-const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+const UNAVAILABLE_ERRNO = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 /** node-postgres reports its own timeouts and lost connections as plain Errors with these texts. */
-const UNAVAILABLE_MESSAGE = /timeout|Connection terminated|connection error|not queryable|Cannot use a pool after calling end/i;
+const UNAVAILABLE_MESSAGE =
+  /timeout|Connection terminated|connection error|not queryable|Cannot use a pool after calling end/i;
 
 export class StoreError extends Error {
   /** SQLSTATE (e.g. 23505) or the socket error code. */
@@ -41,7 +51,11 @@ export function statementName(sql: string): string {
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   const code = typeof e?.code === "string" ? e.code : "";
-  return UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code) || (!code && UNAVAILABLE_MESSAGE.test(String(e?.message ?? "")));
+  return (
+    UNAVAILABLE_SQLSTATE.test(code) ||
+    UNAVAILABLE_ERRNO.has(code) ||
+    (!code && UNAVAILABLE_MESSAGE.test(String(e?.message ?? "")))
+  );
 }
 
 /** The sanitized error for a failed `sql`. */

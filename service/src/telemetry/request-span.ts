@@ -5,7 +5,16 @@
  * entered twice: on arrival (authentication's queries) and again before the handler, since a
  * body is parsed from socket events that do not carry it.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from "@opentelemetry/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { TracingHandle } from "./tracer.js";
@@ -42,7 +51,8 @@ function finish(request: FastifyRequest, reply: FastifyReply): void {
   });
   const model = modelOf(request);
   if (model) span.setAttribute("gen_ai.request.model", model);
-  if (result === "server_error" || result === "aborted") span.setStatus({ code: SpanStatusCode.ERROR, message: result });
+  if (result === "server_error" || result === "aborted")
+    span.setStatus({ code: SpanStatusCode.ERROR, message: result });
   span.end();
   spans.delete(request);
 }
@@ -53,10 +63,18 @@ export default fp<{ tracing: TracingHandle }>(
       const route = routeOf(request);
       // A caller's own traceparent makes this request a part of its trace.
       const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-      const span = tracing.tracer.startSpan(`${request.method} ${route ?? "unknown route"}`, {
-        kind: SpanKind.SERVER,
-        attributes: { "http.request.method": request.method, ...(route && { "http.route": route }), "url.path": request.url.split("?")[0] },
-      }, parent);
+      const span = tracing.tracer.startSpan(
+        `${request.method} ${route ?? "unknown route"}`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            "http.request.method": request.method,
+            ...(route && { "http.route": route }),
+            "url.path": request.url.split("?")[0],
+          },
+        },
+        parent,
+      );
       const ctx = trace.setSpan(parent, span);
       spans.set(request, { span, ctx });
       // Not onResponse: Fastify runs it only on 'finish', which a response the client left never reaches.

@@ -17,7 +17,9 @@ import { SERVICE_VERSION } from "../version.js";
 import type { TracingHandle } from "./tracer.js";
 
 function exporterFor(config: TracingConfig): SpanExporter {
-  return config.protocol === "http/json" ? new JsonExporter({ url: config.tracesUrl }) : new ProtobufExporter({ url: config.tracesUrl });
+  return config.protocol === "http/json"
+    ? new JsonExporter({ url: config.tracesUrl })
+    : new ProtobufExporter({ url: config.tracesUrl });
 }
 
 export function registerSdk(config: TracingConfig): TracingHandle {

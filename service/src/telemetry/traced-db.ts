@@ -7,21 +7,29 @@ import type { Db, Queryable, QueryResult } from "../store/db.js";
 import { statementName } from "./statement-name.js";
 import { tracer as activeTracer } from "./tracer.js";
 
-function traced<T>(tracer: Tracer, system: string, sql: string, run: () => Promise<QueryResult<T>>): Promise<QueryResult<T>> {
+function traced<T>(
+  tracer: Tracer,
+  system: string,
+  sql: string,
+  run: () => Promise<QueryResult<T>>,
+): Promise<QueryResult<T>> {
   const name = statementName(sql);
-  return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes: { "db.system.name": system, "db.query.summary": name } }, (span) =>
-    run().then(
-      (result) => {
-        span.setAttribute("db.response.returned_rows", result.rowCount);
-        span.end();
-        return result;
-      },
-      (err: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as { code?: string }).code ?? "query failed" });
-        span.end();
-        throw err;
-      },
-    ),
+  return tracer.startActiveSpan(
+    name,
+    { kind: SpanKind.CLIENT, attributes: { "db.system.name": system, "db.query.summary": name } },
+    (span) =>
+      run().then(
+        (result) => {
+          span.setAttribute("db.response.returned_rows", result.rowCount);
+          span.end();
+          return result;
+        },
+        (err: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as { code?: string }).code ?? "query failed" });
+          span.end();
+          throw err;
+        },
+      ),
   );
 }
 

@@ -7,18 +7,21 @@ import type { CreditWindows } from "../domain/limits/windows.js";
 import { tracer as activeTracer } from "./tracer.js";
 
 function traced<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes: { "db.system.name": "redis", "db.operation.name": "EVALSHA" } }, (span) =>
-    run().then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (err: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
-        span.end();
-        throw err;
-      },
-    ),
+  return tracer.startActiveSpan(
+    name,
+    { kind: SpanKind.CLIENT, attributes: { "db.system.name": "redis", "db.operation.name": "EVALSHA" } },
+    (span) =>
+      run().then(
+        (value) => {
+          span.end();
+          return value;
+        },
+        (err: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
+          span.end();
+          throw err;
+        },
+      ),
   );
 }
 
@@ -27,8 +30,10 @@ export function tracedWindows(windows: CreditWindows): CreditWindows {
   const tracer = activeTracer;
   if (!tracer) return windows;
   return {
-    reserve: (key, limits, tokens, block, returned) => traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens, block, returned)),
-    settle: (key, window, delta, requests) => traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta, requests)),
+    reserve: (key, limits, tokens, block, returned) =>
+      traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens, block, returned)),
+    settle: (key, window, delta, requests) =>
+      traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta, requests)),
     close: () => windows.close?.() ?? Promise.resolve(),
   };
 }

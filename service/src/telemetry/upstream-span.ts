@@ -10,11 +10,20 @@ import { tracer } from "./tracer.js";
 type Send = (headers: Record<string, string>) => Promise<Dispatcher.ResponseData>;
 
 /** `send(headers)` as it is when tracing is off; inside a client span (`name`: the upstream path), with `traceparent` added, when on. */
-export function tracedUpstream(url: string, headers: Record<string, string>, send: Send, name = "POST /chat/completions"): Promise<Dispatcher.ResponseData> {
+export function tracedUpstream(
+  url: string,
+  headers: Record<string, string>,
+  send: Send,
+  name = "POST /chat/completions",
+): Promise<Dispatcher.ResponseData> {
   if (!tracer) return send(headers);
   const span = tracer.startSpan(name, {
     kind: SpanKind.CLIENT,
-    attributes: { "http.request.method": "POST", "url.full": withoutCredentials(url), "server.address": new URL(url).hostname },
+    attributes: {
+      "http.request.method": "POST",
+      "url.full": withoutCredentials(url),
+      "server.address": new URL(url).hostname,
+    },
   });
   const withTrace = { ...headers };
   propagation.inject(trace.setSpan(context.active(), span), withTrace);

@@ -37,18 +37,30 @@ export async function startPack(runner: string, dir: string, timeoutMs = 60_000)
   const port = await new Promise<string>((resolve, reject) => {
     pack.stdout!.once("data", (d) => resolve(String(d).trim()));
     pack.once("exit", (code) => reject(new Error(`the pack exited with ${code}: ${stderr}`)));
-    timer = setTimeout(() => reject(new Error(`the pack printed no port within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
-  }).catch((err: Error) => {
-    pack.kill();
-    throw err;
-  }).finally(() => clearTimeout(timer));
+    timer = setTimeout(
+      () => reject(new Error(`the pack printed no port within ${timeoutMs} ms: ${stderr}`)),
+      timeoutMs,
+    );
+  })
+    .catch((err: Error) => {
+      pack.kill();
+      throw err;
+    })
+    .finally(() => clearTimeout(timer));
   const client = new AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = <T>(method: string, req: unknown): Promise<T> =>
-    new Promise((resolve, reject) => client[method](req, { deadline: Date.now() + timeoutMs }, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))));
+    new Promise((resolve, reject) =>
+      client[method](req, { deadline: Date.now() + timeoutMs }, (err: Error | null, res: T) =>
+        err ? reject(err) : resolve(res),
+      ),
+    );
   return {
     async info() {
       const res = await call<any>("getAnalyzerInfo", new Empty());
-      return { name: res.getName(), policies: res.getPoliciesList().map((p: any) => [p.getName(), p.getEnforcementlevel()]) };
+      return {
+        name: res.getName(),
+        policies: res.getPoliciesList().map((p: any) => [p.getName(), p.getEnforcementlevel()]),
+      };
     },
     async analyze(type, name, props, protect) {
       const req = new pb.AnalyzeRequest();
@@ -58,7 +70,9 @@ export async function startPack(runner: string, dir: string, timeoutMs = 60_000)
       req.setProperties(Struct.fromJavaScript(props));
       req.setOptions(new pb.AnalyzerResourceOptions().setProtect(protect));
       const res = await call<any>("analyze", req);
-      return res.getDiagnosticsList().map((d: any) => ({ policy: d.getPolicyname(), message: d.getMessage(), level: d.getEnforcementlevel() }));
+      return res
+        .getDiagnosticsList()
+        .map((d: any) => ({ policy: d.getPolicyname(), message: d.getMessage(), level: d.getEnforcementlevel() }));
     },
     stop() {
       client.close();

@@ -31,12 +31,24 @@ describe("the policy pack, run as the Pulumi CLI runs it", () => {
 
   it("refuses an unprotected database, naming it", async () => {
     const found = await pack.analyze("aws:rds/instance:Instance", "data-sqldb", { engine: "postgres" }, false);
-    expect(found).toEqual([{ policy: "stateful-resources-protected", message: expect.stringContaining("data-sqldb"), level: pb.EnforcementLevel.MANDATORY }]);
+    expect(found).toEqual([
+      {
+        policy: "stateful-resources-protected",
+        message: expect.stringContaining("data-sqldb"),
+        level: pb.EnforcementLevel.MANDATORY,
+      },
+    ]);
   });
 
   it("checks the known secrets of a release while others are still unknown", async () => {
     const values = { jwt: { secret: "short" }, credentials: { boost: { SERVICE_BOOST_API_KEY_MAIN: UNKNOWN_STRING } } };
     const found = await pack.analyze("kubernetes:helm.sh/v3:Release", "platform-chart", { values }, true);
-    expect(found).toEqual([{ policy: "secret-lengths", message: expect.stringMatching(/platform-chart.*values\.jwt\.secret is 5 characters.*at least 64/), level: pb.EnforcementLevel.MANDATORY }]);
+    expect(found).toEqual([
+      {
+        policy: "secret-lengths",
+        message: expect.stringMatching(/platform-chart.*values\.jwt\.secret is 5 characters.*at least 64/),
+        level: pb.EnforcementLevel.MANDATORY,
+      },
+    ]);
   });
 });

@@ -16,9 +16,33 @@ const OFF_BY_DEFAULT = new Set(["localllm", "automation.services.identifier", "s
 const NO_REPLICA_DEFAULT = ["frontend_core", "automation", "sqldb", "cache", "docdb", "mq", "vectordb"];
 
 const COMPONENTS = [
-  "frontend", "frontend_core", "swef", "automation", "ultron", "boost", "llmproxy", "localllm", "browser", "document_converter",
-  "html_conversion", "html_conversion_worker", "sqldb", "cache", "docdb", "mq", "vectordb", "graphql", "gateway", "objstore", "mail", "smtp",
-  "automation.services.web", "automation.services.jobs", "automation.services.jobs-priority", "automation.services.rpc", "automation.services.identifier",
+  "frontend",
+  "frontend_core",
+  "swef",
+  "automation",
+  "ultron",
+  "boost",
+  "llmproxy",
+  "localllm",
+  "browser",
+  "document_converter",
+  "html_conversion",
+  "html_conversion_worker",
+  "sqldb",
+  "cache",
+  "docdb",
+  "mq",
+  "vectordb",
+  "graphql",
+  "gateway",
+  "objstore",
+  "mail",
+  "smtp",
+  "automation.services.web",
+  "automation.services.jobs",
+  "automation.services.jobs-priority",
+  "automation.services.rpc",
+  "automation.services.identifier",
 ];
 
 /** The common fields with a default, an override that differs from it, and a value refused. */
@@ -35,27 +59,60 @@ for (const c of COMPONENTS) {
   // The objstore component is rendered only with the objstore storage (storage.provider Minio).
   const on: Edit | undefined = c === "objstore" ? minio : undefined;
   if (c === "objstore") {
-    add("objstore.enabled", { default: false, na: { override: NA.follows }, note: "follows storage.provider (on with Minio)" });
+    add("objstore.enabled", {
+      default: false,
+      na: { override: NA.follows },
+      note: "follows storage.provider (on with Minio)",
+    });
   } else if (c === "vectordb") {
-    add("vectordb.enabled", { default: true, fixed: false, invalid: "yes", na: { override: NA.follows }, note: "a data service in the cluster cannot be switched off: data.vectordb says where it runs" });
+    add("vectordb.enabled", {
+      default: true,
+      fixed: false,
+      invalid: "yes",
+      na: { override: NA.follows },
+      note: "a data service in the cluster cannot be switched off: data.vectordb says where it runs",
+    });
   } else if (!ENABLED_ELSEWHERE.has(c)) {
     const off = OFF_BY_DEFAULT.has(c);
     add(`${c}.enabled`, { default: !off, override: off, invalid: "yes" });
   }
-  if (c === "frontend_core") add(`${c}.replicaCount`, { default: 1, choice: "the resource table has no frontend_core row: one replica, as for every application component it lists", override: 3, invalid: 0 });
-  else if (NO_REPLICA_DEFAULT.includes(c)) add(`${c}.replicaCount`, { default: CHART, override: 3, invalid: 0, note: "the reference shows no replicas default: the chart's applies" });
-  for (const f of ["nameOverride", "fullnameOverride"]) add(`${c}.${f}`, { default: "", na: { override: NA.fixed }, fixed: "renamed", on });
+  if (c === "frontend_core")
+    add(`${c}.replicaCount`, {
+      default: 1,
+      choice: "the resource table has no frontend_core row: one replica, as for every application component it lists",
+      override: 3,
+      invalid: 0,
+    });
+  else if (NO_REPLICA_DEFAULT.includes(c))
+    add(`${c}.replicaCount`, {
+      default: CHART,
+      override: 3,
+      invalid: 0,
+      note: "the reference shows no replicas default: the chart's applies",
+    });
+  for (const f of ["nameOverride", "fullnameOverride"])
+    add(`${c}.${f}`, { default: "", na: { override: NA.fixed }, fixed: "renamed", on });
   for (const [f, columns] of PLACEMENT) add(`${c}.${f}`, { ...columns, on });
 }
 
 // Monitoring components: placement as in the common rules, request defaults, the metrics limits and replicas.
 const MONITORING_REQUESTS: Record<string, [string, string]> = {
-  metrics: ["512Mi", "100m"], dashboards: ["256Mi", "100m"], logs: ["256Mi", "100m"], logagent: ["128Mi", "100m"],
-  opentelemetry: ["256Mi", "100m"], traces: ["1Gi", "100m"], nodeExporter: ["16Mi", "10m"], kubeStateMetrics: ["64Mi", "10m"],
+  metrics: ["512Mi", "100m"],
+  dashboards: ["256Mi", "100m"],
+  logs: ["256Mi", "100m"],
+  logagent: ["128Mi", "100m"],
+  opentelemetry: ["256Mi", "100m"],
+  traces: ["1Gi", "100m"],
+  nodeExporter: ["16Mi", "10m"],
+  kubeStateMetrics: ["64Mi", "10m"],
 };
 for (const [m, [memory, cpu]] of Object.entries(MONITORING_REQUESTS)) {
   add(`monitoring.${m}.nodeSelector`, { default: {}, override: { pool: "monitoring" }, invalid: "x" });
-  add(`monitoring.${m}.tolerations`, { default: [], override: [{ operator: "Exists", effect: "NoSchedule" }], invalid: "x" });
+  add(`monitoring.${m}.tolerations`, {
+    default: [],
+    override: [{ operator: "Exists", effect: "NoSchedule" }],
+    invalid: "x",
+  });
   add(`monitoring.${m}.resources.requests.memory`, { default: memory, override: "3Gi", invalid: "lots" });
   add(`monitoring.${m}.resources.requests.cpu`, { default: cpu, override: "1500m", invalid: "lots" });
 }

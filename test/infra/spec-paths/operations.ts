@@ -8,40 +8,92 @@ const { rows, add } = section();
 const persistence = (p: string, size: string, extra: Record<string, [unknown, unknown, unknown]> = {}) => {
   add(`${p}.persistence.enabled`, { default: true, override: false, invalid: "yes" });
   add(`${p}.persistence.size`, { default: size, override: "99Gi", invalid: "" });
-  for (const [leaf, [d, o, i]] of Object.entries(extra)) add(`${p}.persistence.${leaf}`, { default: d, override: o, invalid: i });
+  for (const [leaf, [d, o, i]] of Object.entries(extra))
+    add(`${p}.persistence.${leaf}`, { default: d, override: o, invalid: i });
   add(`${p}.persistence.storageClass`, { default: "", override: "fast", invalid: 3 });
 };
 add("monitoring.enabled", { default: true, override: false, invalid: "yes" });
 add("monitoring.useTls", { default: true, override: false, invalid: "yes" });
 add("monitoring.metrics.persistence.enabled", { default: true, override: false, invalid: "yes" });
 add("monitoring.metrics.persistence.size", { default: "50Gi", override: "99Gi", invalid: "" });
-add("monitoring.metrics.persistence.accessMode", { default: "ReadWriteOnce", override: "ReadWriteMany", invalid: "Shared" });
+add("monitoring.metrics.persistence.accessMode", {
+  default: "ReadWriteOnce",
+  override: "ReadWriteMany",
+  invalid: "Shared",
+});
 add("monitoring.metrics.persistence.storageClass", { default: "", override: "fast", invalid: 3 });
-add("monitoring.metrics.additionalScrapeConfigs", { default: [], override: [{ job_name: "x" }], invalid: "x", appended: [apiScrapeConfig("agentport")], note: "the API pods' scrape job follows the stack's own" });
+add("monitoring.metrics.additionalScrapeConfigs", {
+  default: [],
+  override: [{ job_name: "x" }],
+  invalid: "x",
+  appended: [apiScrapeConfig("agentport")],
+  note: "the API pods' scrape job follows the stack's own",
+});
 add("monitoring.metrics.externalLabels", { default: {}, override: { cluster: "a" }, invalid: "x" });
 add("monitoring.metrics.remoteWrite.enabled", { default: false, override: true, invalid: "yes" });
-add("monitoring.metrics.remoteWrite.configs", { default: CHART, override: [{ url: "https://metrics.example.org/write" }], invalid: "x", note: "the package's values file supplies the default" });
+add("monitoring.metrics.remoteWrite.configs", {
+  default: CHART,
+  override: [{ url: "https://metrics.example.org/write" }],
+  invalid: "x",
+  note: "the package's values file supplies the default",
+});
 add("monitoring.dashboards.adminUser", { default: "admin", override: "root", invalid: "" });
-add("monitoring.dashboards.adminPassword", { secret: true, default: GENERATED("dashboards-admin", 32), override: S("dash"), invalid: "" });
+add("monitoring.dashboards.adminPassword", {
+  secret: true,
+  default: GENERATED("dashboards-admin", 32),
+  override: S("dash"),
+  invalid: "",
+});
 add("monitoring.dashboards.persistence.enabled", { default: true, override: false, invalid: "yes" });
 add("monitoring.dashboards.persistence.size", { default: "5Gi", override: "9Gi", invalid: "" });
 add("monitoring.dashboards.persistence.storageClass", { default: "", override: "fast", invalid: 3 });
-add("monitoring.dashboards.persistence.accessModes", { default: ["ReadWriteOnce"], override: ["ReadWriteMany"], invalid: ["Shared"] });
-add("monitoring.dashboards.resources.limits", { default: {}, override: { memory: "1Gi" }, invalid: { memory: "lots" } });
+add("monitoring.dashboards.persistence.accessModes", {
+  default: ["ReadWriteOnce"],
+  override: ["ReadWriteMany"],
+  invalid: ["Shared"],
+});
+add("monitoring.dashboards.resources.limits", {
+  default: {},
+  override: { memory: "1Gi" },
+  invalid: { memory: "lots" },
+});
 add("monitoring.dashboards.env", { default: {}, override: { GF_LOG_LEVEL: "warn" }, invalid: "x" });
-add("monitoring.logs.enabled", { default: true, override: false, invalid: "yes", on: (r) => (r.monitoring = { logagent: { enabled: false } }), note: "off only with the log agent off (the agent ships to it)" });
-add("monitoring.logs.storage.type", { default: "filesystem", override: "s3", invalid: "tape", on: (r) => (r.monitoring = { logs: { storage: { s3: { bucketName: "logs", region: "ap-northeast-1" } } } }) });
+add("monitoring.logs.enabled", {
+  default: true,
+  override: false,
+  invalid: "yes",
+  on: (r) => (r.monitoring = { logagent: { enabled: false } }),
+  note: "off only with the log agent off (the agent ships to it)",
+});
+add("monitoring.logs.storage.type", {
+  default: "filesystem",
+  override: "s3",
+  invalid: "tape",
+  on: (r) => (r.monitoring = { logs: { storage: { s3: { bucketName: "logs", region: "ap-northeast-1" } } } }),
+});
 persistence("monitoring.logs", "10Gi");
-const logsS3: Edit = (r) => (r.monitoring = { logs: { storage: { type: "s3", s3: { bucketName: "logs", region: "ap-northeast-1" } } } });
-for (const k of ["bucketName", "region"]) add(`monitoring.logs.storage.s3.${k}`, { default: "", override: "x", required: true, feature: logsS3 });
+const logsS3: Edit = (r) =>
+  (r.monitoring = { logs: { storage: { type: "s3", s3: { bucketName: "logs", region: "ap-northeast-1" } } } });
+for (const k of ["bucketName", "region"])
+  add(`monitoring.logs.storage.s3.${k}`, { default: "", override: "x", required: true, feature: logsS3 });
 add("monitoring.logs.storage.s3.accessKeyId", { secret: true, default: "", override: S("a") });
 add("monitoring.logs.storage.s3.secretAccessKey", { secret: true, default: "", override: S("b") });
 add("monitoring.logs.storage.s3.endpoint", { default: "", override: "https://s3.example.org", invalid: 3 });
 add("monitoring.logs.storage.s3.s3ForcePathStyle", { default: false, override: true, invalid: "yes" });
 add("monitoring.logs.storage.s3.insecure", { default: false, override: true, invalid: "yes" });
-const logsAzure: Edit = (r) => (r.monitoring = { logs: { storage: { type: "azure", clouda: { accountName: "logs", containerName: "logs", accountKey: S("k") } } } });
-for (const k of ["accountName", "containerName"]) add(`monitoring.logs.storage.clouda.${k}`, { default: "", override: "x", required: true, feature: logsAzure });
-add("monitoring.logs.storage.clouda.accountKey", { secret: true, default: "", override: S("k2"), required: true, feature: logsAzure });
+const logsAzure: Edit = (r) =>
+  (r.monitoring = {
+    logs: { storage: { type: "azure", clouda: { accountName: "logs", containerName: "logs", accountKey: S("k") } } },
+  });
+for (const k of ["accountName", "containerName"])
+  add(`monitoring.logs.storage.clouda.${k}`, { default: "", override: "x", required: true, feature: logsAzure });
+add("monitoring.logs.storage.clouda.accountKey", {
+  secret: true,
+  default: "",
+  override: S("k2"),
+  required: true,
+  feature: logsAzure,
+});
 add("monitoring.logs.storage.clouda.endpointSuffix", { default: "", override: "core.windows.net", invalid: 3 });
 add("monitoring.logs.storage.clouda.useManagedIdentity", { default: false, override: true, invalid: "yes" });
 add("monitoring.logagent.enabled", { default: true, override: false, invalid: "yes" });
@@ -50,14 +102,21 @@ add("monitoring.traces.enabled", { default: true, override: false, invalid: "yes
 add("monitoring.traces.logLevel", { default: "info", override: "debug", invalid: "verbose" });
 add("monitoring.traces.storage.type", { default: "local", override: "s3", invalid: "tape" });
 persistence("monitoring.traces", "10Gi");
-for (const e of ["nodeExporter", "kubeStateMetrics"]) add(`monitoring.${e}.enabled`, { default: true, override: false, invalid: "yes" });
+for (const e of ["nodeExporter", "kubeStateMetrics"])
+  add(`monitoring.${e}.enabled`, { default: true, override: false, invalid: "yes" });
 for (const e of ["nodeExporter", "kubeStateMetrics"]) {
   add(`monitoring.${e}.external.namespace`, { default: "kube-system", override: "monitoring", invalid: "" });
-  add(`monitoring.${e}.external.serviceName`, { default: CHART, override: "exporter", invalid: "", note: "a stack service name the reference hides" });
+  add(`monitoring.${e}.external.serviceName`, {
+    default: CHART,
+    override: "exporter",
+    invalid: "",
+    note: "a stack service name the reference hides",
+  });
 }
 
 // Limits
-for (const t of ["connect-timeout", "read-timeout", "write-timeout"]) add(`ingress.annotations.${t}`, { default: "180000", override: "240000", invalid: "soon" });
+for (const t of ["connect-timeout", "read-timeout", "write-timeout"])
+  add(`ingress.annotations.${t}`, { default: "180000", override: "240000", invalid: "soon" });
 add("automation.env.RAILS_MAX_THREADS", { default: "15", override: "20", invalid: "0" });
 add("automation.env.DYNAMIC_DOCUMENT_GENERATION_LIMITATION", { default: "", override: "100", invalid: "lots" });
 add("ultron.terminationGracePeriodSeconds", { default: 1800, override: 3600, invalid: 0 });
@@ -65,7 +124,11 @@ add("ultron.env.MAXIMUM_CODE_DOCUMENT_LENGTH", { default: 2500, override: 5000, 
 add("ultron.env.GENERIC_ERD_DOCUMENT_LIMIT", { default: 7, override: 9, invalid: 0 });
 add("ultron.env.GENERIC_ERD_DOCUMENT_PER_RUN", { default: 7, override: 9, invalid: 0 });
 add("smtp.config.messageSizeLimit", { default: "52428800", override: "10m", invalid: "big" });
-add("mq.extraConfiguration", { default: "consumer_timeout = 31622400000", override: "consumer_timeout = 3600000", invalid: "" });
+add("mq.extraConfiguration", {
+  default: "consumer_timeout = 31622400000",
+  override: "consumer_timeout = 3600000",
+  invalid: "",
+});
 add("gateway.env.client_body_buffer_size", { default: "5120k", override: "64k", invalid: "big" });
 add("monitoring.metrics.retention", { default: "15d", override: "30d", invalid: "long" });
 add("monitoring.metrics.scrapeInterval", { default: "15s", override: "30s", invalid: "often" });
@@ -81,18 +144,44 @@ add("monitoring.traces.limits.ingestionBurstSizeBytes", { default: 20000000, ove
 
 // Versioning: tags follow the chart version, never a stack
 const TAGS: Record<string, string> = {
-  frontend: "v26.02.03", frontend_core: "v26.02.16.2", swef: "v26.02.03-s", automation: "v26.02.16.2", ultron: "v26.02.16.2-u",
-  document_converter: "v25.09.17", graphql: "v26.02.16.2", browser: "latest", localllm: "v0.7.0", llmproxy: "v1.81.3-stable",
-  boost: "v26.02.16.4", html_conversion: "v26.02.23.1", objstore: "RELEASE.2024-12-18T13-15-44Z", mail: "4.4.0", smtp: "v3.7.0",
-  sqldb: "14.15.0", cache: "6.2.16-debian-12-r3", docdb: "5.0.24-debian-11-r20", mq: "3.8.35-debian-11-r5", gateway: "3.7",
-  vectordb: "pg16", metrics: "v3.1.0", dashboards: "11.6.5", logs: "3.3.1", logagent: "3.3.1", opentelemetry: "0.117.0",
-  kubeStateMetrics: "v2.14.0", nodeExporter: "v1.8.2", blackboxExporter: "v0.25.0", traces: "2.7.0",
+  frontend: "v26.02.03",
+  frontend_core: "v26.02.16.2",
+  swef: "v26.02.03-s",
+  automation: "v26.02.16.2",
+  ultron: "v26.02.16.2-u",
+  document_converter: "v25.09.17",
+  graphql: "v26.02.16.2",
+  browser: "latest",
+  localllm: "v0.7.0",
+  llmproxy: "v1.81.3-stable",
+  boost: "v26.02.16.4",
+  html_conversion: "v26.02.23.1",
+  objstore: "RELEASE.2024-12-18T13-15-44Z",
+  mail: "4.4.0",
+  smtp: "v3.7.0",
+  sqldb: "14.15.0",
+  cache: "6.2.16-debian-12-r3",
+  docdb: "5.0.24-debian-11-r20",
+  mq: "3.8.35-debian-11-r5",
+  gateway: "3.7",
+  vectordb: "pg16",
+  metrics: "v3.1.0",
+  dashboards: "11.6.5",
+  logs: "3.3.1",
+  logagent: "3.3.1",
+  opentelemetry: "0.117.0",
+  kubeStateMetrics: "v2.14.0",
+  nodeExporter: "v1.8.2",
+  blackboxExporter: "v0.25.0",
+  traces: "2.7.0",
 };
-for (const [component, tag] of Object.entries(TAGS)) add(`image.${component}.tag`, { na: fixedValue, default: tag, fixed: "v0.0.1" });
+for (const [component, tag] of Object.entries(TAGS))
+  add(`image.${component}.tag`, { na: fixedValue, default: tag, fixed: "v0.0.1" });
 
 // Named in prose
 add("sqldb.persistence.storageClassName", { default: "", override: "fast", invalid: 3 });
-add("credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>", { na: placeholder,
+add("credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>", {
+  na: placeholder,
   param: "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_<MODEL>",
   rendered: "credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_4O",
   secret: true,
@@ -107,8 +196,20 @@ add("storage.provider", { default: "S3", override: "Minio", invalid: "GCS" });
 add("objstore.mode", { default: "distributed", override: "standalone", invalid: "replicated", on: minio });
 add("objstore.persistence.enabled", { default: true, override: false, invalid: "yes", on: minio });
 add("objstore.persistence.size", { default: "10Gi", override: "20Gi", invalid: "", on: minio });
-add("objstore.persistence.accessMode", { default: "ReadWriteOnce", override: "ReadWriteMany", invalid: "Shared", on: minio });
+add("objstore.persistence.accessMode", {
+  default: "ReadWriteOnce",
+  override: "ReadWriteMany",
+  invalid: "Shared",
+  on: minio,
+});
 add("objstore.persistence.storageClass", { default: "", override: "fast", invalid: 3, on: minio });
-add("image.<component>.repository", { na: fixedValue, param: "image.frontend.repository", rendered: "image.frontend.repository", default: CHART, fixed: "registry.example.org/frontend", note: "repositories are the package's, left to the chart" });
+add("image.<component>.repository", {
+  na: fixedValue,
+  param: "image.frontend.repository",
+  rendered: "image.frontend.repository",
+  default: CHART,
+  fixed: "registry.example.org/frontend",
+  note: "repositories are the package's, left to the chart",
+});
 
 export const OPERATIONS_ROWS = rows;

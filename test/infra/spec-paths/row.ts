@@ -13,7 +13,11 @@ export const CHART = Symbol("left to the chart");
 export interface Generated {
   generated: { resource: string; length?: number; suggested?: number; rsa?: true; list?: true };
 }
-export const GENERATED = (resource: string, length: number | "rsa", extra: { suggested?: number; list?: true } = {}): Generated => ({
+export const GENERATED = (
+  resource: string,
+  length: number | "rsa",
+  extra: { suggested?: number; list?: true } = {},
+): Generated => ({
   generated: length === "rsa" ? { resource, rsa: true } : { resource, length, ...extra },
 });
 export const isGenerated = (v: unknown): v is Generated => !!v && typeof v === "object" && "generated" in v;
@@ -73,14 +77,49 @@ export const MINIMAL: Record<string, any> = {
   platform: { repository: "https://charts.example.com/platform", chart: "platform", version: "26.2.16" },
   api: { image: "ghcr.io/example/agentport:0.1.0" },
   ingress: { domainName: "platform.example.com", chatDomainName: "chat.example.com" },
-  gateway: { proxy: { annotations: { [ACM_ANNOTATION]: "arn:aws:acm:ap-northeast-1:111122223333:certificate/minimal" } } },
-  storage: { secret: { cloudb: { BUCKET: "min-main", PUBLIC_BUCKET: "min-public", EXPORT_PROJECT_BUCKET: "min-export", ULTRON_BUCKET: "min-ultron" } } },
-  company: { domain: "example.com", name: "Example", brand_name: "Example", pages: { terms_of_service_url: "https://example.com/terms", privacy_policy_url: "https://example.com/privacy" } },
-  mailer: { smtp_settings: { address: "smtp.example.com", user_name: "mailer", password: S("mailer") }, default_from_email: "noreply@example.com" },
-  registryCredentials: { server: "registry.example.com", username: "puller", password: S("registry"), email: "puller@example.com" },
+  gateway: {
+    proxy: { annotations: { [ACM_ANNOTATION]: "arn:aws:acm:ap-northeast-1:111122223333:certificate/minimal" } },
+  },
+  storage: {
+    secret: {
+      cloudb: {
+        BUCKET: "min-main",
+        PUBLIC_BUCKET: "min-public",
+        EXPORT_PROJECT_BUCKET: "min-export",
+        ULTRON_BUCKET: "min-ultron",
+      },
+    },
+  },
+  company: {
+    domain: "example.com",
+    name: "Example",
+    brand_name: "Example",
+    pages: { terms_of_service_url: "https://example.com/terms", privacy_policy_url: "https://example.com/privacy" },
+  },
+  mailer: {
+    smtp_settings: { address: "smtp.example.com", user_name: "mailer", password: S("mailer") },
+    default_from_email: "noreply@example.com",
+  },
+  registryCredentials: {
+    server: "registry.example.com",
+    username: "puller",
+    password: S("registry"),
+    email: "puller@example.com",
+  },
   credentials: { translator: { cloudb: { ACCESS_KEY_ID: S("tr-id"), SECRET_ACCESS_KEY: S("tr-secret") } } },
-  llm: { secretKeys: { direct: { API_KEY: S("api"), VISION_KEY: S("vision"), EMBEDDING_KEY: S("embed"), MAIN_MODEL_NAME: "gpt-4o" } } },
-  frontend: { env: { REACT_APP_CLIENT_ID: "web", REACT_APP_CLIENT_SECRET: S("client"), REACT_APP_CAPTCHA_SITE_KEY: S("captcha"), ICON_FONT_REGISTRY_TOKEN: S("icons") } },
+  llm: {
+    secretKeys: {
+      direct: { API_KEY: S("api"), VISION_KEY: S("vision"), EMBEDDING_KEY: S("embed"), MAIN_MODEL_NAME: "gpt-4o" },
+    },
+  },
+  frontend: {
+    env: {
+      REACT_APP_CLIENT_ID: "web",
+      REACT_APP_CLIENT_SECRET: S("client"),
+      REACT_APP_CAPTCHA_SITE_KEY: S("captcha"),
+      ICON_FONT_REGISTRY_TOKEN: S("icons"),
+    },
+  },
 };
 
 /** Objstore storage on: the objstore component and its settings are used. */

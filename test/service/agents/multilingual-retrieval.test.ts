@@ -11,7 +11,10 @@ import { listen, openaiClient } from "../../helpers/openai-client.js";
 import { bigrams } from "../../../service/src/domain/files/text-index.js";
 
 /** The backfill statement of the migration that added bigrams, as the migration runs it. */
-const BACKFILL = readFileSync(new URL("../../../service/src/store/migrations/003-chunk-bigrams.sql", import.meta.url), "utf8")
+const BACKFILL = readFileSync(
+  new URL("../../../service/src/store/migrations/003-chunk-bigrams.sql", import.meta.url),
+  "utf8",
+)
   .split(/;\s*$/m)
   .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
   .find((s) => s.startsWith("UPDATE"))!;
@@ -38,7 +41,10 @@ describe.each(STORE_KINDS)("the files agent reads Japanese, English and mixed fi
   afterAll(() => t.close());
 
   async function ask(question: string): Promise<string> {
-    const c = await client.chat.completions.create({ model: "agentport/chat:latest", messages: [{ role: "user", content: question }] });
+    const c = await client.chat.completions.create({
+      model: "agentport/chat:latest",
+      messages: [{ role: "user", content: question }],
+    });
     return c.choices[0].message.content ?? "";
   }
   /** The file ids cited in an answer, in citation order. */
@@ -68,10 +74,14 @@ describe.each(STORE_KINDS)("the files agent reads Japanese, English and mixed fi
   });
 
   it("gives passages indexed before the bigrams existed the same bigrams in the migration", async () => {
-    const before = await t.store.db.query<{ content: string; grams: string[] }>("SELECT content, grams FROM file_chunks ORDER BY file_id, ord");
+    const before = await t.store.db.query<{ content: string; grams: string[] }>(
+      "SELECT content, grams FROM file_chunks ORDER BY file_id, ord",
+    );
     await t.store.db.query("UPDATE file_chunks SET grams = '{}'");
     await t.store.db.query(BACKFILL);
-    const after = await t.store.db.query<{ content: string; grams: string[] }>("SELECT content, grams FROM file_chunks ORDER BY file_id, ord");
+    const after = await t.store.db.query<{ content: string; grams: string[] }>(
+      "SELECT content, grams FROM file_chunks ORDER BY file_id, ord",
+    );
     expect(after.rows.map((r) => [...r.grams].sort())).toEqual(before.rows.map((r) => bigrams(r.content).sort()));
     expect(after.rows.some((r) => r.grams.includes("領収"))).toBe(true);
     expect(cited(await ask("領収書"))[0]).toBe(ids.ja);

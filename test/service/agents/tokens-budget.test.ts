@@ -4,7 +4,8 @@ import { counterOf, EXACT_CHARS, SLICE_CHARS } from "../../../service/src/domain
 const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
 
 /** Random CJK: no whitespace, so one pre-token, the encoder's most costly input per character. */
-const randomCjk = (n: number) => Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20000))).join("");
+const randomCjk = (n: number) =>
+  Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20000))).join("");
 
 /**
  * The work of counting a hostile prompt is bounded per request: what reaches the encoder, in all,

@@ -35,7 +35,9 @@ describe.each(BLOB_KINDS)("blob store contract (%s)", (kind) => {
   let store: BlobStore;
   beforeAll(async () => {
     backend = await startBlobBackend(kind);
-    store = await createBlobStore(loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...backend.env("contract") }).blob);
+    store = await createBlobStore(
+      loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...backend.env("contract") }).blob,
+    );
     await store.init();
   });
   afterAll(async () => {

@@ -27,7 +27,11 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
     expect(c.choices[0].finish_reason).toBe("stop");
     expect(c.choices[0].message.role).toBe("assistant");
     expect(c.choices[0].message.content?.split(" ")).toHaveLength(20);
-    expect(c.usage).toEqual({ prompt_tokens: expect.any(Number), completion_tokens: 20, total_tokens: c.usage!.prompt_tokens + 20 });
+    expect(c.usage).toEqual({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: 20,
+      total_tokens: c.usage!.prompt_tokens + 20,
+    });
   });
 
   it("streams with create({stream:true}): role first, 20 content deltas, stop, usage chunk, one id", async () => {
@@ -43,7 +47,9 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
     expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === SYNTHETIC)).toBe(true);
     expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
     const content = chunks.slice(1, 21);
-    expect(content.every((c) => typeof c.choices[0].delta.content === "string" && c.choices[0].finish_reason === null)).toBe(true);
+    expect(
+      content.every((c) => typeof c.choices[0].delta.content === "string" && c.choices[0].finish_reason === null),
+    ).toBe(true);
     expect(chunks[21].choices[0]).toMatchObject({ index: 0, delta: {}, finish_reason: "stop" });
     expect(chunks[22].choices).toEqual([]);
     expect(chunks[22].usage).toMatchObject({ completion_tokens: 20 });
@@ -51,7 +57,11 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
   });
 
   it("satisfies the stricter chat.completions.stream() helper", async () => {
-    const runner = client.chat.completions.stream({ model: SYNTHETIC, messages: user("hi"), stream_options: { include_usage: true } });
+    const runner = client.chat.completions.stream({
+      model: SYNTHETIC,
+      messages: user("hi"),
+      stream_options: { include_usage: true },
+    });
     const deltas: string[] = [];
     runner.on("content.delta", ({ delta }) => deltas.push(delta));
     const final = await runner.finalChatCompletion();
@@ -62,13 +72,20 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
   });
 
   it("max_tokens cuts the answer short with finish_reason length", async () => {
-    const c = await client.chat.completions.create({ model: SYNTHETIC, messages: user("hi"), max_completion_tokens: 3 });
+    const c = await client.chat.completions.create({
+      model: SYNTHETIC,
+      messages: user("hi"),
+      max_completion_tokens: 3,
+    });
     expect(c.choices[0].finish_reason).toBe("length");
     expect(c.usage?.completion_tokens).toBe(3);
   });
 
   it("the offline default agent says that no upstream is configured", async () => {
-    const c = await client.chat.completions.create({ model: "agentport/chat:latest", messages: user("what is our refund policy?") });
+    const c = await client.chat.completions.create({
+      model: "agentport/chat:latest",
+      messages: user("what is our refund policy?"),
+    });
     expect(c.choices[0].message.content).toContain("No upstream language model is configured");
     // With no files uploaded (or no file store wired), it says it found nothing to cite.
     expect(c.choices[0].message.content).toMatch(/found nothing in this project's files|no files to search/);
@@ -77,7 +94,10 @@ describe.each(STORE_KINDS)("chat completions with the openai client (%s)", (kind
   it("accepts the common optional fields", async () => {
     const c = await client.chat.completions.create({
       model: SYNTHETIC,
-      messages: [{ role: "system", content: "be brief" }, { role: "user", content: [{ type: "text", text: "hi" }] }],
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: [{ type: "text", text: "hi" }] },
+      ],
       temperature: 0.2,
       top_p: 0.9,
       max_tokens: 50,

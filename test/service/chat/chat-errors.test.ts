@@ -15,13 +15,23 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
   afterAll(() => t.close());
 
   const post = (payload: unknown, headers = auth) =>
-    t.app.inject({ method: "POST", url: URL, headers: { "content-type": "application/json", ...headers }, payload: typeof payload === "string" ? payload : JSON.stringify(payload) });
+    t.app.inject({
+      method: "POST",
+      url: URL,
+      headers: { "content-type": "application/json", ...headers },
+      payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+    });
 
   it("401 invalid_api_key without a key", async () => {
     const res = await post(ok, {});
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({
-      error: { message: "You didn't provide an API key. Send it as 'Authorization: Bearer <API key>'.", type: "invalid_request_error", param: null, code: "invalid_api_key" },
+      error: {
+        message: "You didn't provide an API key. Send it as 'Authorization: Bearer <API key>'.",
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key",
+      },
     });
   });
 
@@ -30,14 +40,24 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     const res = await post(ok, { authorization: `Bearer ${wrong}` });
     expect(res.statusCode).toBe(401);
     const { error } = res.json();
-    expect(error).toEqual({ message: expect.stringContaining("ap-…WXYZ"), type: "invalid_request_error", param: null, code: "invalid_api_key" });
+    expect(error).toEqual({
+      message: expect.stringContaining("ap-…WXYZ"),
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_api_key",
+    });
     expect(res.body).not.toContain(wrong);
   });
 
   it("400 invalid_json for a malformed body", async () => {
     const res = await post('{"model": "agentport/synthetic-20", "messages": [');
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toEqual({ message: expect.stringContaining("could not parse the JSON body"), type: "invalid_request_error", param: null, code: "invalid_json" });
+    expect(res.json().error).toEqual({
+      message: expect.stringContaining("could not parse the JSON body"),
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_json",
+    });
   });
 
   it("400 naming the field for schema violations", async () => {
@@ -57,15 +77,35 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     for (const [payload, param, code] of cases) {
       const res = await post(payload);
       expect(res.statusCode, param).toBe(400);
-      expect(res.json().error, param).toEqual({ message: expect.stringContaining(param), type: "invalid_request_error", param, code });
+      expect(res.json().error, param).toEqual({
+        message: expect.stringContaining(param),
+        type: "invalid_request_error",
+        param,
+        code,
+      });
     }
   });
 
   it("names the deepest field and the broken constraint when a field may take several shapes", async () => {
     const cases: Array<[unknown, string, string, string]> = [
-      [{ ...ok, stop: ["a", "b", "c", "d", "e"] }, "stop", "invalid_value", "Invalid value for 'stop': must NOT have more than 4 items."],
-      [{ ...ok, messages: [{ role: "user", content: [{ type: "text", text: 5 }] }] }, "messages[0].content[0].text", "invalid_value", "Invalid value for 'messages[0].content[0].text': must be string."],
-      [{ ...ok, messages: [{ role: "user", content: [{ text: "hi" }] }] }, "messages[0].content[0].type", "missing_required_parameter", "Missing required parameter: 'messages[0].content[0].type'."],
+      [
+        { ...ok, stop: ["a", "b", "c", "d", "e"] },
+        "stop",
+        "invalid_value",
+        "Invalid value for 'stop': must NOT have more than 4 items.",
+      ],
+      [
+        { ...ok, messages: [{ role: "user", content: [{ type: "text", text: 5 }] }] },
+        "messages[0].content[0].text",
+        "invalid_value",
+        "Invalid value for 'messages[0].content[0].text': must be string.",
+      ],
+      [
+        { ...ok, messages: [{ role: "user", content: [{ text: "hi" }] }] },
+        "messages[0].content[0].type",
+        "missing_required_parameter",
+        "Missing required parameter: 'messages[0].content[0].type'.",
+      ],
     ];
     for (const [payload, param, code, message] of cases) {
       const res = await post(payload);
@@ -78,18 +118,27 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     for (const type of ["text/plain", "application/vnd.api+json"]) {
       const res = await post(ok, { ...auth, "content-type": type });
       expect(res.statusCode, type).toBe(415);
-      expect(res.json().error, type).toEqual({ message: `Unsupported Content-Type '${type}'.`, type: "invalid_request_error", param: null, code: "unsupported_media_type" });
+      expect(res.json().error, type).toEqual({
+        message: `Unsupported Content-Type '${type}'.`,
+        type: "invalid_request_error",
+        param: null,
+        code: "unsupported_media_type",
+      });
     }
     const res = await post(ok, { ...auth, "content-type": "application/json; charset=utf-8" });
     expect(res.statusCode).toBe(200);
   });
 
   it("400 on a non-text content part sent to an agent that is not an upstream LLM", async () => {
-    const content = [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }];
+    const content = [
+      { type: "text", text: "what is this?" },
+      { type: "image_url", image_url: { url: "https://example.com/a.png" } },
+    ];
     const res = await post({ ...ok, messages: [{ role: "user", content }] });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({
-      message: "Invalid content type: 'image_url' parts are not supported by this model: it is a synthetic agent, which reads text parts only.",
+      message:
+        "Invalid content type: 'image_url' parts are not supported by this model: it is a synthetic agent, which reads text parts only.",
       type: "invalid_request_error",
       param: "messages[0].content[1].type",
       code: "unsupported_value",
@@ -141,7 +190,8 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
     const res = await post({ ...ok, tools });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({
-      message: "Unsupported parameter: 'tools' is not supported by this model: it is a synthetic agent, not an upstream LLM.",
+      message:
+        "Unsupported parameter: 'tools' is not supported by this model: it is a synthetic agent, not an upstream LLM.",
       type: "invalid_request_error",
       param: "tools",
       code: "unsupported_parameter",
@@ -160,7 +210,17 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
   });
 
   it("an offline agent ignores sampling fields and refuses, naming it, what only an upstream LLM can do", async () => {
-    const sampling = { seed: 1, logit_bias: { "1": 5 }, store: true, service_tier: "auto", verbosity: "low", reasoning_effort: "low", presence_penalty: 1, prompt_cache_key: "k", safety_identifier: "s" };
+    const sampling = {
+      seed: 1,
+      logit_bias: { "1": 5 },
+      store: true,
+      service_tier: "auto",
+      verbosity: "low",
+      reasoning_effort: "low",
+      presence_penalty: 1,
+      prompt_cache_key: "k",
+      safety_identifier: "s",
+    };
     expect((await post({ ...ok, ...sampling })).statusCode).toBe(200);
     for (const [field, value] of [
       ["prediction", { type: "content", content: "x" }],
@@ -178,13 +238,23 @@ describe.each(STORE_KINDS)("chat completion errors in the OpenAI envelope (%s)",
   it("404 unknown_url for an unknown route", async () => {
     const res = await t.app.inject({ method: "GET", url: "/v1/chat/nothing", headers: auth });
     expect(res.statusCode).toBe(404);
-    expect(res.json().error).toEqual({ message: "Invalid URL (GET /v1/chat/nothing)", type: "invalid_request_error", param: null, code: "unknown_url" });
+    expect(res.json().error).toEqual({
+      message: "Invalid URL (GET /v1/chat/nothing)",
+      type: "invalid_request_error",
+      param: null,
+      code: "unknown_url",
+    });
   });
 
   it("413 request_too_large over JSON_BODY_LIMIT", async () => {
     const res = await post({ ...ok, messages: [{ role: "user", content: "x".repeat(70 * 1024) }] });
     expect(res.statusCode).toBe(413);
-    expect(res.json().error).toEqual({ message: "Request body is larger than the limit of 65536 bytes.", type: "invalid_request_error", param: null, code: "request_too_large" });
+    expect(res.json().error).toEqual({
+      message: "Request body is larger than the limit of 65536 bytes.",
+      type: "invalid_request_error",
+      param: null,
+      code: "request_too_large",
+    });
   });
 
   it("a 5xx names the request id and nothing of the failure", async () => {

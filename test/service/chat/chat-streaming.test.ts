@@ -29,7 +29,12 @@ describe("SSE streaming", () => {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "agentport-sse-"));
     writeFileSync(join(dir, "agents.yaml"), AGENTS);
-    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: "x".repeat(64), AGENTS_FILE: join(dir, "agents.yaml"), HEARTBEAT_SECONDS: "0.05" });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      JWT_SECRET: "x".repeat(64),
+      AGENTS_FILE: join(dir, "agents.yaml"),
+      HEARTBEAT_SECONDS: "0.05",
+    });
     store = await openTestStore("pglite");
     app = await buildApp({ config, db: store.db, logger: false, drainDeadline: deadline.signal });
     baseURL = await listen(app);
@@ -50,14 +55,22 @@ describe("SSE streaming", () => {
   it("streams an unpaced agent's tokens one delta each, in order, the same text as its JSON answer", async () => {
     const client = openaiClient(baseURL, secret);
     const deltas: string[] = [];
-    const stream = await client.chat.completions.create({ model: "agentport/unpaced", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "agentport/unpaced",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let completionTokens = 0;
     for await (const chunk of stream) {
       const content = chunk.choices[0]?.delta.content;
       if (content) deltas.push(content);
       if (chunk.usage) completionTokens = chunk.usage.completion_tokens;
     }
-    const whole = await client.chat.completions.create({ model: "agentport/unpaced", messages: [{ role: "user", content: "hi" }] });
+    const whole = await client.chat.completions.create({
+      model: "agentport/unpaced",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(deltas).toHaveLength(150);
     expect(completionTokens).toBe(150);
     expect(deltas.join("")).toBe(whole.choices[0].message.content);
@@ -81,7 +94,9 @@ describe("SSE streaming", () => {
 
   it("the openai client reads a stream with heartbeats unharmed", async () => {
     const client = openaiClient(baseURL, secret);
-    const final = await client.chat.completions.stream({ model: "agentport/slow", messages: [{ role: "user", content: "hi" }] }).finalChatCompletion();
+    const final = await client.chat.completions
+      .stream({ model: "agentport/slow", messages: [{ role: "user", content: "hi" }] })
+      .finalChatCompletion();
     expect(final.choices[0].message.content).toBe("Lorem ipsum dolor");
   });
 
@@ -92,9 +107,17 @@ describe("SSE streaming", () => {
     deadline.abort();
     let text = "";
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
-    const last = text.split("\n\n").filter((e) => e.startsWith("data: ")).at(-1)!;
+    const last = text
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: "))
+      .at(-1)!;
     expect(JSON.parse(last.slice(6))).toEqual({
-      error: { message: expect.stringContaining("shutting down"), type: "server_error", param: null, code: "service_unavailable" },
+      error: {
+        message: expect.stringContaining("shutting down"),
+        type: "server_error",
+        param: null,
+        code: "service_unavailable",
+      },
     });
   });
 });

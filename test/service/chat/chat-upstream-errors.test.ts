@@ -13,7 +13,13 @@ describe("llm agent upstream errors", () => {
   let secret: string;
   beforeAll(async () => {
     const statuses = [400, 401, 404, 429, 503];
-    llm = await startLlmTestApp([...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })), { id: "hanging", kind: "llm", model: "hang" }], { LLM_API_KEY: "sk-upstream-secret", LLM_TIMEOUT_SECONDS: "1", LLM_IDLE_TIMEOUT_SECONDS: "1" });
+    llm = await startLlmTestApp(
+      [
+        ...statuses.map((s) => ({ id: `s${s}`, kind: "llm", model: `status-${s}` })),
+        { id: "hanging", kind: "llm", model: "hang" },
+      ],
+      { LLM_API_KEY: "sk-upstream-secret", LLM_TIMEOUT_SECONDS: "1", LLM_IDLE_TIMEOUT_SECONDS: "1" },
+    );
     ({ stub, baseURL, secret } = llm);
   });
   afterAll(() => llm.close());
@@ -31,7 +37,9 @@ describe("llm agent upstream errors", () => {
 
   it("upstream 429 → 429 rate_limit_exceeded with the upstream's Retry-After", async () => {
     const client = new OpenAI({ baseURL, apiKey: secret, maxRetries: 0 });
-    const err = (await client.chat.completions.create({ model: "agentport/s429", messages: user }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const err = (await client.chat.completions
+      .create({ model: "agentport/s429", messages: user })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     expect(err.code).toBe("rate_limit_exceeded");
     expect(err.headers?.get("retry-after")).toBe("7");
@@ -45,13 +53,16 @@ describe("llm agent upstream errors", () => {
     expect(asked).toBe(1);
   });
 
-  it.each([401, 404])("upstream %i → 502 naming a configuration problem, never the key, and the SDK does not retry it", async (status) => {
-    const { err, asked } = await call(`s${status}`);
-    expect(err.status).toBe(502);
-    expect(err.code).toBe("upstream_configuration_error");
-    expect(JSON.stringify(err.error)).not.toContain("sk-upstream-secret");
-    expect(asked).toBe(1);
-  });
+  it.each([401, 404])(
+    "upstream %i → 502 naming a configuration problem, never the key, and the SDK does not retry it",
+    async (status) => {
+      const { err, asked } = await call(`s${status}`);
+      expect(err.status).toBe(502);
+      expect(err.code).toBe("upstream_configuration_error");
+      expect(JSON.stringify(err.error)).not.toContain("sk-upstream-secret");
+      expect(asked).toBe(1);
+    },
+  );
 
   it("upstream 503 → 502 upstream_error, which the SDK may retry", async () => {
     const { err, asked } = await call("s503");
@@ -63,7 +74,9 @@ describe("llm agent upstream errors", () => {
 
   it("an upstream that does not answer within LLM_TIMEOUT_SECONDS → 504 upstream_timeout", async () => {
     const client = new OpenAI({ baseURL, apiKey: secret, maxRetries: 0, timeout: 20_000 });
-    const err = (await client.chat.completions.create({ model: "agentport/hanging", messages: user }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const err = (await client.chat.completions
+      .create({ model: "agentport/hanging", messages: user })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(err.status).toBe(504);
     expect(err.code).toBe("upstream_timeout");
   }, 30_000);

@@ -14,7 +14,17 @@ describe("the declared wire types are what the service sends", () => {
   afterAll(() => t.close());
 
   const ask = (stream: boolean) =>
-    t.app.inject({ method: "POST", url: "/v1/chat/completions", headers: auth, payload: { model: "agentport/synthetic-20", messages: [{ role: "user", content: "hi" }], stream, stream_options: stream ? { include_usage: true } : undefined } });
+    t.app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: auth,
+      payload: {
+        model: "agentport/synthetic-20",
+        messages: [{ role: "user", content: "hi" }],
+        stream,
+        stream_options: stream ? { include_usage: true } : undefined,
+      },
+    });
 
   it("a JSON answer is a ChatCompletion", async () => {
     const body = (await ask(false)).json();
@@ -23,7 +33,9 @@ describe("the declared wire types are what the service sends", () => {
 
   it("every streamed event but [DONE] is a ChatCompletionChunk", async () => {
     const reader = new SseReader();
-    const events = [...reader.push((await ask(true)).body), ...reader.end()].flatMap((e) => (e.kind === "data" ? [e.data] : []));
+    const events = [...reader.push((await ask(true)).body), ...reader.end()].flatMap((e) =>
+      e.kind === "data" ? [e.data] : [],
+    );
     expect(events.at(-1)).toBe("[DONE]");
     const chunks = events.slice(0, -1).map((d) => JSON.parse(d));
     expect(chunks.length).toBeGreaterThan(3);

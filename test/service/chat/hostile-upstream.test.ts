@@ -20,15 +20,34 @@ const sse = (...events: object[]) => events.map((e) => `data: ${JSON.stringify(e
 
 /** What the scripted upstream answers, by the upstream model an agent asks for. */
 const scripts: Record<string, { status?: number; type?: string; body: string | (() => AsyncGenerator<string>) }> = {
-  "null-usage": { body: JSON.stringify({ ...head, choices: [message("fine")], usage: { prompt_tokens: 4, completion_tokens: null } }) },
-  "bad-usage": { body: JSON.stringify({ ...head, choices: [message("fine")], usage: { prompt_tokens: -2, completion_tokens: 1e300 } }) },
-  "dup-head": { body: `{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[${JSON.stringify(message("hi"))}],"model":"theirs","id":"chatcmpl-theirs"}` },
+  "null-usage": {
+    body: JSON.stringify({ ...head, choices: [message("fine")], usage: { prompt_tokens: 4, completion_tokens: null } }),
+  },
+  "bad-usage": {
+    body: JSON.stringify({
+      ...head,
+      choices: [message("fine")],
+      usage: { prompt_tokens: -2, completion_tokens: 1e300 },
+    }),
+  },
+  "dup-head": {
+    body: `{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[${JSON.stringify(message("hi"))}],"model":"theirs","id":"chatcmpl-theirs"}`,
+  },
   "null-choice": { body: JSON.stringify({ ...head, choices: [null] }) },
   "echo-key": {
     status: 400,
-    body: JSON.stringify({ error: { message: `bad request; headers were {"authorization":"Bearer ${KEY}"} key ${KEY}`, param: `x ${KEY}`, code: "invalid_value" } }),
+    body: JSON.stringify({
+      error: {
+        message: `bad request; headers were {"authorization":"Bearer ${KEY}"} key ${KEY}`,
+        param: `x ${KEY}`,
+        code: "invalid_value",
+      },
+    }),
   },
-  "stream-bad-choices": { type: "text/event-stream", body: sse({ ...head, object: "chat.completion.chunk", choices: 5 }) },
+  "stream-bad-choices": {
+    type: "text/event-stream",
+    body: sse({ ...head, object: "chat.completion.chunk", choices: 5 }),
+  },
   huge: {
     body: async function* () {
       yield `{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"content":"`;
@@ -68,10 +87,19 @@ describe("a hostile upstream", () => {
     const sink = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
     t = await buildTestApp(
       "postgres",
-      { AGENTS_FILE: agentsFileOf(agents), LLM_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, LLM_API_KEY: KEY },
+      {
+        AGENTS_FILE: agentsFileOf(agents),
+        LLM_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+        LLM_API_KEY: KEY,
+      },
       { logger: { level: "debug", stream: sink } },
     );
-    client = new OpenAI({ baseURL: await listen(t.app), apiKey: (await t.createKey()).secret, maxRetries: 0, timeout: 30_000 });
+    client = new OpenAI({
+      baseURL: await listen(t.app),
+      apiKey: (await t.createKey()).secret,
+      maxRetries: 0,
+      timeout: 30_000,
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -79,8 +107,15 @@ describe("a hostile upstream", () => {
     upstream?.close();
   });
 
-  const ask = (model: string) => client.chat.completions.create({ model: `agentport/${model}`, messages: [{ role: "user", content: "hi" }] });
-  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as InstanceType<typeof OpenAI.APIError>);
+  const ask = (model: string) =>
+    client.chat.completions.create({ model: `agentport/${model}`, messages: [{ role: "user", content: "hi" }] });
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error("expected a failure");
+      },
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
 
   it("usage the upstream reports as null, negative or absurd is counted here instead, and the meter keeps writing", async () => {
     // The answer is relayed as the upstream wrote it; what is metered is counted here.
@@ -89,9 +124,12 @@ describe("a hostile upstream", () => {
     // A later, ordinary write still lands: the meter was not wedged.
     await ask("null-usage");
     await t.app.usage.flush();
-    const { rows } = await t.store.db.query<{ model: string; requests: string; input_tokens: string; output_tokens: string }>(
-      "SELECT model, requests::text, input_tokens::text, output_tokens::text FROM usage_minutes ORDER BY model",
-    );
+    const { rows } = await t.store.db.query<{
+      model: string;
+      requests: string;
+      input_tokens: string;
+      output_tokens: string;
+    }>("SELECT model, requests::text, input_tokens::text, output_tokens::text FROM usage_minutes ORDER BY model");
     const metered = rows.map((r) => [r.model, Number(r.requests), Number(r.input_tokens), Number(r.output_tokens)]);
     // "fine" is one token; the prompt ("hi" with the chat framing) is counted when the upstream's is not believable.
     expect(metered).toEqual([
@@ -119,7 +157,11 @@ describe("a hostile upstream", () => {
   it("a stream whose choices is not an array is an upstream_error saying so, not 'could not reach it'", async () => {
     const err = await failure(
       (async () => {
-        const stream = await client.chat.completions.create({ model: "agentport/stream-bad-choices", messages: [{ role: "user", content: "hi" }], stream: true });
+        const stream = await client.chat.completions.create({
+          model: "agentport/stream-bad-choices",
+          messages: [{ role: "user", content: "hi" }],
+          stream: true,
+        });
         for await (const _ of stream);
       })(),
     );

@@ -12,18 +12,42 @@ const asObject = (id: string, created: number, model: string, a: OwnAnswer) => (
   created,
   model,
   system_fingerprint: null,
-  choices: [{ index: 0, message: { role: "assistant", content: a.content, refusal: null, ...(a.toolCalls && { tool_calls: a.toolCalls }) }, logprobs: null, finish_reason: a.finishReason }],
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: "assistant",
+        content: a.content,
+        refusal: null,
+        ...(a.toolCalls && { tool_calls: a.toolCalls }),
+      },
+      logprobs: null,
+      finish_reason: a.finishReason,
+    },
+  ],
   usage: a.usage,
 });
 
 const usage = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
 const answers: Array<[string, OwnAnswer]> = [
   ["plain text", { content: "Lorem ipsum dolor", finishReason: "stop", usage }],
-  ["text needing escapes", { content: 'a "quote", a \\ backslash,\nnew line, tab\t, NUL \u0000, é, 🎉, lone \ud800', finishReason: "length", usage }],
+  [
+    "text needing escapes",
+    {
+      content: 'a "quote", a \\ backslash,\nnew line, tab\t, NUL \u0000, é, 🎉, lone \ud800',
+      finishReason: "length",
+      usage,
+    },
+  ],
   ["an empty answer", { content: "", finishReason: "stop", usage }],
   [
     "tool calls and no text",
-    { content: null, toolCalls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } }], finishReason: "tool_calls", usage },
+    {
+      content: null,
+      toolCalls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } }],
+      finishReason: "tool_calls",
+      usage,
+    },
   ],
 ];
 

@@ -31,7 +31,11 @@ describe("Stopper as an upstream request's signal", () => {
       () => "answered",
       (err: Error & { code?: string }) => err.code,
     );
-  const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("not settled within 5 s")), 5_000))]);
+  const bounded = <T>(p: Promise<T>) =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("not settled within 5 s")), 5_000)),
+    ]);
 
   it("stop() aborts a request under way, and emits abort only once", async () => {
     const stopper = new Stopper(new AbortController().signal);

@@ -28,11 +28,24 @@ describe("llm agent retries and fallbacks", () => {
       [
         { id: "flaky", kind: "llm", model: "once-503", retries: fast },
         { id: "limited", kind: "llm", model: "once-429" },
-        { id: "busy", kind: "llm", model: "status-503", retries: fast, fallbacks: ["backup"], aliases: ["gpt-4o-mini"] },
+        {
+          id: "busy",
+          kind: "llm",
+          model: "status-503",
+          retries: fast,
+          fallbacks: ["backup"],
+          aliases: ["gpt-4o-mini"],
+        },
         { id: "backup", kind: "llm", model: "echo" },
         { id: "breaking", kind: "llm", model: "break", fallbacks: ["backup"] },
         // Five tries of 600 ms each cannot fit in the 2 s budget: the deadline ends them.
-        { id: "slow", kind: "llm", model: "slow-503", retries: { attempts: 5, backoff_ms: 1, max_backoff_ms: 1 }, fallbacks: ["backup"] },
+        {
+          id: "slow",
+          kind: "llm",
+          model: "slow-503",
+          retries: { attempts: 5, backoff_ms: 1, max_backoff_ms: 1 },
+          fallbacks: ["backup"],
+        },
       ],
       { LLM_TIMEOUT_SECONDS: "2", LLM_API_KEY: "sk-upstream-secret" },
       { logger: { level: "info", stream: sink } },
@@ -49,11 +62,17 @@ describe("llm agent retries and fallbacks", () => {
     expect(asked("once-503").map((r) => r.answer.includes("upstream says 503"))).toEqual([true, false]);
     const m = await scrape(origin);
     expect(m.value("agentport_upstream_attempts_total", { agent: "flaky" })).toBe(2);
-    expect(m.value("agentport_chat_completions_total", { model: "agentport/flaky", mode: "json", outcome: "ok" })).toBe(1);
+    expect(m.value("agentport_chat_completions_total", { model: "agentport/flaky", mode: "json", outcome: "ok" })).toBe(
+      1,
+    );
   });
 
   it("a stream whose upstream fails before its first chunk is retried and arrives whole", async () => {
-    const stream = await client.chat.completions.create({ model: "agentport/flaky", messages: user("stream me"), stream: true });
+    const stream = await client.chat.completions.create({
+      model: "agentport/flaky",
+      messages: user("stream me"),
+      stream: true,
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
     expect(text).toBe("echo: stream me");
@@ -71,13 +90,21 @@ describe("llm agent retries and fallbacks", () => {
   it("a client that leaves while a retry waits ends the retries: the upstream is not asked again", async () => {
     const stop = new AbortController();
     const body = JSON.stringify({ model: "agentport/limited", messages: user("leaving") });
-    const sent = fetch(`${llm.baseURL}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${llm.secret}`, "content-type": "application/json" }, body, signal: stop.signal });
+    const sent = fetch(`${llm.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${llm.secret}`, "content-type": "application/json" },
+      body,
+      signal: stop.signal,
+    });
     const mine = () => asked("once-429").filter((r) => lastUser(r) === "leaving");
     await vi.waitFor(() => expect(mine()).toHaveLength(1), { timeout: 5_000, interval: 10 });
     stop.abort();
     await expect(sent).rejects.toThrow();
     // The retry would have come 1 s after the first try.
-    await vi.waitFor(() => expect(lines.some((l) => l.msg === "client closed the request" && l.agent === "limited")).toBe(true), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      () => expect(lines.some((l) => l.msg === "client closed the request" && l.agent === "limited")).toBe(true),
+      { timeout: 5_000, interval: 20 },
+    );
     await new Promise((r) => setTimeout(r, 1_200));
     expect(mine()).toHaveLength(1);
     // Two tries of the Retry-After test before, one of this request: no try was begun after the client left.
@@ -96,9 +123,13 @@ describe("llm agent retries and fallbacks", () => {
     expect(m.value("agentport_upstream_attempts_total", { agent: "busy" })).toBe(2);
     expect(m.value("agentport_upstream_attempts_total", { agent: "backup" })).toBe(1);
     // One run: the answering upstream's usage, once.
-    expect(m.value("agentport_chat_completions_total", { model: "agentport/busy", mode: "json", outcome: "ok" })).toBe(1);
+    expect(m.value("agentport_chat_completions_total", { model: "agentport/busy", mode: "json", outcome: "ok" })).toBe(
+      1,
+    );
     expect(m.value("agentport_chat_tokens_total", { model: "agentport/busy", direction: "in" })).toBe(11);
-    const access = lines.filter((l) => l.msg === "request completed" && (l.req as { url?: string })?.url === "/v1/chat/completions");
+    const access = lines.filter(
+      (l) => l.msg === "request completed" && (l.req as { url?: string })?.url === "/v1/chat/completions",
+    );
     expect(access.at(-1)).toMatchObject({ upstream: "backup", res: { statusCode: 200 } });
     expect(JSON.stringify(lines)).not.toContain("sk-upstream-secret");
     expect(JSON.stringify(lines)).not.toContain(stub.url);
@@ -106,7 +137,11 @@ describe("llm agent retries and fallbacks", () => {
 
   it("a stream that fails after its first chunk is not retried: the client gets the error event", async () => {
     const before = { broken: asked("break").length, backup: asked("echo").length };
-    const stream = await client.chat.completions.create({ model: "agentport/breaking", messages: user("one two"), stream: true });
+    const stream = await client.chat.completions.create({
+      model: "agentport/breaking",
+      messages: user("one two"),
+      stream: true,
+    });
     const seen: string[] = [];
     const err = await (async () => {
       for await (const c of stream) seen.push(c.choices[0]?.delta.content ?? "");
@@ -120,7 +155,9 @@ describe("llm agent retries and fallbacks", () => {
 
   it("the request's deadline (LLM_TIMEOUT_SECONDS) ends the retries, and no fallback starts after it", async () => {
     const before = { slow: asked("slow-503").length, backup: asked("echo").length };
-    const err = (await client.chat.completions.create({ model: "agentport/slow", messages: user("too slow") }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const err = (await client.chat.completions
+      .create({ model: "agentport/slow", messages: user("too slow") })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect([502, 504]).toContain(err.status);
     const tries = asked("slow-503").length - before.slow;

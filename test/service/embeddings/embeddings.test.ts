@@ -51,15 +51,40 @@ async function post(body: unknown, secret = h.secret) {
 
 describe("POST /v1/embeddings", () => {
   it("serves LangChain's OpenAIEmbeddings: documents in a batch and a query, with dimensions", async () => {
-    const embeddings = new OpenAIEmbeddings({ model: "agentport/embed", apiKey: h.secret, configuration: { baseURL: h.baseURL }, dimensions: 3 });
-    expect(await embeddings.embedDocuments(["first text", "second text", "third text"])).toEqual([vector(0, 3), vector(1, 3), vector(2, 3)]);
-    expect(lastUpstream()).toMatchObject({ model: "embed", input: ["first text", "second text", "third text"], dimensions: 3 });
+    const embeddings = new OpenAIEmbeddings({
+      model: "agentport/embed",
+      apiKey: h.secret,
+      configuration: { baseURL: h.baseURL },
+      dimensions: 3,
+    });
+    expect(await embeddings.embedDocuments(["first text", "second text", "third text"])).toEqual([
+      vector(0, 3),
+      vector(1, 3),
+      vector(2, 3),
+    ]);
+    expect(lastUpstream()).toMatchObject({
+      model: "embed",
+      input: ["first text", "second text", "third text"],
+      dimensions: 3,
+    });
     expect(await embeddings.embedQuery("a question")).toEqual(vector(0, 3));
   });
 
   it("forwards the official client's fields as sent and answers OpenAI's shape under the model asked for", async () => {
-    const res = await h.client.embeddings.create({ model: "text-embedding-3-small", input: ["x", "y"], encoding_format: "float", dimensions: 2, user: "user-1" });
-    expect(lastUpstream()).toEqual({ model: "embed", input: ["x", "y"], encoding_format: "float", dimensions: 2, user: "user-1" });
+    const res = await h.client.embeddings.create({
+      model: "text-embedding-3-small",
+      input: ["x", "y"],
+      encoding_format: "float",
+      dimensions: 2,
+      user: "user-1",
+    });
+    expect(lastUpstream()).toEqual({
+      model: "embed",
+      input: ["x", "y"],
+      encoding_format: "float",
+      dimensions: 2,
+      user: "user-1",
+    });
     expect(Object.keys(res).sort()).toEqual(["data", "model", "object", "usage"]);
     expect(res.object).toBe("list");
     expect(res.model).toBe("text-embedding-3-small");
@@ -71,24 +96,46 @@ describe("POST /v1/embeddings", () => {
   });
 
   it("relays base64 vectors (the client's default) and token-array input", async () => {
-    const res = await h.client.embeddings.create({ model: "agentport/embed", input: [[1, 2, 3], [4, 5]] });
-    expect(lastUpstream()).toMatchObject({ input: [[1, 2, 3], [4, 5]], encoding_format: "base64" });
+    const res = await h.client.embeddings.create({
+      model: "agentport/embed",
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+    });
+    expect(lastUpstream()).toMatchObject({
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      encoding_format: "base64",
+    });
     expect(res.data.map((d) => d.embedding)).toEqual([vector(0), vector(1)]);
   });
 
   it("is one metered run: the input's estimate reserved, no completion, settled to the upstream's usage", async () => {
-    const { record, secret } = await h.t.app.apiKeys.create({ projectId: "default", name: "limited", createdBy: "t", rateLimitTpm: 100_000, rateLimitRpm: 50 });
+    const { record, secret } = await h.t.app.apiKeys.create({
+      projectId: "default",
+      name: "limited",
+      createdBy: "t",
+      rateLimitTpm: 100_000,
+      rateLimitRpm: 50,
+    });
     const res = await post({ model: "agentport/embed", input: ["twelve chars", "sixteen chars!!!"] }, secret);
     expect(res.status).toBe(200);
     // 12 and 16 characters: 3 + 4 tokens reserved, nothing for a completion.
     expect(res.headers.get("x-ratelimit-remaining-tokens")).toBe(String(100_000 - 7));
     expect(res.headers.get("x-ratelimit-remaining-requests")).toBe("49");
     await h.t.app.usage.flush();
-    const { rows } = await h.t.store.db.query<{ requests: string; input_tokens: string; output_tokens: string; model: string }>(
-      "SELECT requests, input_tokens, output_tokens, model FROM usage_minutes WHERE api_key_id = $1",
-      [record.id],
-    );
-    expect(rows.map((r) => [Number(r.requests), Number(r.input_tokens), Number(r.output_tokens), r.model])).toEqual([[1, 14, 0, "agentport/embed"]]);
+    const { rows } = await h.t.store.db.query<{
+      requests: string;
+      input_tokens: string;
+      output_tokens: string;
+      model: string;
+    }>("SELECT requests, input_tokens, output_tokens, model FROM usage_minutes WHERE api_key_id = $1", [record.id]);
+    expect(rows.map((r) => [Number(r.requests), Number(r.input_tokens), Number(r.output_tokens), r.model])).toEqual([
+      [1, 14, 0, "agentport/embed"],
+    ]);
   });
 
   it("refuses an offline agent with a 400 naming the models that embed", async () => {
@@ -102,7 +149,13 @@ describe("POST /v1/embeddings", () => {
   });
 
   it("refuses bad input with a 400 in the envelope", async () => {
-    for (const body of [{ model: "agentport/embed", input: [] }, { model: "agentport/embed", input: "" }, { model: "agentport/embed" }, { model: "agentport/embed", input: "x", encoding_format: "int8" }, { model: "agentport/embed", input: "x", temperature: 1 }]) {
+    for (const body of [
+      { model: "agentport/embed", input: [] },
+      { model: "agentport/embed", input: "" },
+      { model: "agentport/embed" },
+      { model: "agentport/embed", input: "x", encoding_format: "int8" },
+      { model: "agentport/embed", input: "x", temperature: 1 },
+    ]) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.json.error).sort()).toEqual(["code", "message", "param", "type"]);
@@ -122,7 +175,12 @@ describe("POST /v1/embeddings", () => {
   });
 
   it("a client that leaves aborts the upstream call, and the run is still metered", async () => {
-    const { record, secret } = await h.t.app.apiKeys.create({ projectId: "default", name: "leaver", createdBy: "t", rateLimitTpm: 100_000 });
+    const { record, secret } = await h.t.app.apiKeys.create({
+      projectId: "default",
+      name: "leaver",
+      createdBy: "t",
+      rateLimitTpm: 100_000,
+    });
     const before = h.stub.requests.length;
     const abort = new AbortController();
     const pending = fetch(`${h.baseURL}/embeddings`, {
@@ -138,7 +196,9 @@ describe("POST /v1/embeddings", () => {
     let rows: { requests: string; input_tokens: string }[] = [];
     for (let i = 0; i < 200 && rows.length === 0; i++) {
       await h.t.app.usage.flush();
-      ({ rows } = await h.t.store.db.query("SELECT requests, input_tokens FROM usage_minutes WHERE api_key_id = $1", [record.id]));
+      ({ rows } = await h.t.store.db.query("SELECT requests, input_tokens FROM usage_minutes WHERE api_key_id = $1", [
+        record.id,
+      ]));
       if (rows.length === 0) await new Promise((r) => setTimeout(r, 25));
     }
     expect(rows.map((r) => [Number(r.requests), Number(r.input_tokens)])).toEqual([[1, 2]]);
@@ -155,7 +215,13 @@ describe("POST /v1/embeddings at shutdown", () => {
     const stub = await startUpstreamStub();
     const store = await openTestStore("pglite");
     const deadline = new AbortController();
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-embed-")), JWT_SECRET: "x".repeat(64), LLM_BASE_URL: stub.url, AGENTS_FILE: agentsFileOf(AGENTS), LOG_LEVEL: "silent" });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-embed-")),
+      JWT_SECRET: "x".repeat(64),
+      LLM_BASE_URL: stub.url,
+      AGENTS_FILE: agentsFileOf(AGENTS),
+      LOG_LEVEL: "silent",
+    });
     const app = await buildApp({ config, db: store.db, logger: false, drainDeadline: deadline.signal });
     try {
       const baseURL = await listen(app);
@@ -170,7 +236,10 @@ describe("POST /v1/embeddings at shutdown", () => {
       deadline.abort();
       const res = await pending;
       expect(res.status).toBe(503);
-      expect(((await res.json()) as any).error).toMatchObject({ code: "service_unavailable", message: expect.stringContaining("shutting down") });
+      expect(((await res.json()) as any).error).toMatchObject({
+        code: "service_unavailable",
+        message: expect.stringContaining("shutting down"),
+      });
       await stub.requests[0].aborted; // bounded by the test's timeout
     } finally {
       await app.close();

@@ -30,11 +30,18 @@ describe.each(STORE_KINDS)("file search (%s)", (storeKind) => {
     backend = await startBlobBackend("local");
     t = await buildFilesApp(storeKind, backend);
     client = openaiClient(await listen(t.app), (await t.createKey("proj-a")).secret);
-    for (const [name, text] of [["manual.md", MANUAL], ["recipes.txt", RECIPES]]) {
-      ids[name] = (await client.files.create({ file: await toFile(Buffer.from(text), name), purpose: "assistants" })).id;
+    for (const [name, text] of [
+      ["manual.md", MANUAL],
+      ["recipes.txt", RECIPES],
+    ]) {
+      ids[name] = (
+        await client.files.create({ file: await toFile(Buffer.from(text), name), purpose: "assistants" })
+      ).id;
     }
     // Binary files are stored but not indexed.
-    ids["blob.bin"] = (await client.files.create({ file: await toFile(randomBytes(4096), "blob.bin"), purpose: "assistants" })).id;
+    ids["blob.bin"] = (
+      await client.files.create({ file: await toFile(randomBytes(4096), "blob.bin"), purpose: "assistants" })
+    ).id;
   });
   afterAll(async () => {
     await t?.close();
@@ -62,7 +69,10 @@ describe.each(STORE_KINDS)("file search (%s)", (storeKind) => {
   });
 
   it("a deleted file is no longer found", async () => {
-    const f = await client.files.create({ file: await toFile(Buffer.from("Zeppelins float on hydrogen."), "z.txt"), purpose: "assistants" });
+    const f = await client.files.create({
+      file: await toFile(Buffer.from("Zeppelins float on hydrogen."), "z.txt"),
+      purpose: "assistants",
+    });
     expect((await t.app.files.search("proj-a", "zeppelin"))[0].fileId).toBe(f.id);
     await client.files.delete(f.id);
     expect(await t.app.files.search("proj-a", "zeppelin")).toEqual([]);
@@ -72,7 +82,10 @@ describe.each(STORE_KINDS)("file search (%s)", (storeKind) => {
     const models = await client.models.list();
     const chat = models.data.find((m) => m.id.endsWith("/chat:latest"));
     expect(chat).toBeDefined();
-    const res = await client.chat.completions.create({ model: chat!.id, messages: [{ role: "user", content: "how can I reset the password?" }] });
+    const res = await client.chat.completions.create({
+      model: chat!.id,
+      messages: [{ role: "user", content: "how can I reset the password?" }],
+    });
     const answer = res.choices[0].message.content ?? "";
     expect(answer).toContain(ids["manual.md"]);
     expect(answer).toMatch(/reset your password/i);

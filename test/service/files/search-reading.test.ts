@@ -15,16 +15,24 @@ import { STORE_KINDS } from "../../helpers/store.js";
 import { passages } from "../../../service/src/domain/files/text-index.js";
 
 /** The backfill statement of migration 007, as the migration runs it. */
-const BACKFILL = readFileSync(new URL("../../../service/src/store/migrations/007-phrasal-compounds.sql", import.meta.url), "utf8")
+const BACKFILL = readFileSync(
+  new URL("../../../service/src/store/migrations/007-phrasal-compounds.sql", import.meta.url),
+  "utf8",
+)
   .split(/;\s*$/m)
   .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
   .find((s) => s.startsWith("UPDATE"))!;
 
-const OPS = "Operations handbook. The database is backed up every night at 02:00 to object storage. " +
+const OPS =
+  "Operations handbook. The database is backed up every night at 02:00 to object storage. " +
   "Restore drills run monthly, and the on-call engineer signs off each drill in the runbook.";
 const LOGIN = "Our single sign-on page shows the login form; accounts locked after five failures are unlocked by IT.";
 /** A long Japanese paragraph (no spaces), so passages are cut inside it. */
-const JA = "社内規程。" + "出張の経費精算は、帰着後十日以内に申請してください。".repeat(40) + "領収書の原本を添付すること。" + "年次有給休暇は入社六か月後に付与されます。".repeat(40);
+const JA =
+  "社内規程。" +
+  "出張の経費精算は、帰着後十日以内に申請してください。".repeat(40) +
+  "領収書の原本を添付すること。" +
+  "年次有給休暇は入社六か月後に付与されます。".repeat(40);
 
 const segmenter = new Intl.Segmenter("ja", { granularity: "word" });
 /** Whether `part` (a snippet without its "…" marks) occurs in `doc` starting and ending on word boundaries. */
@@ -36,7 +44,11 @@ function onWordBoundaries(doc: string, part: string): boolean {
   }
   return false;
 }
-const pieces = (snippet: string) => snippet.split(" … ").map((p) => p.replace(/^… |…$| …$/g, "").trim()).filter(Boolean);
+const pieces = (snippet: string) =>
+  snippet
+    .split(" … ")
+    .map((p) => p.replace(/^… |…$| …$/g, "").trim())
+    .filter(Boolean);
 
 describe("passages", () => {
   it("cuts a long paragraph without spaces between words, never inside one", () => {
@@ -58,8 +70,14 @@ describe.each(STORE_KINDS)("file search reads like a search engine (%s)", (kind)
     const { secret } = await t.createKey();
     client = openaiClient(base, secret);
     ({ client: mcp } = await streamableClient(`${base.replace(/\/v1$/, "")}/mcp`, bearer(secret)));
-    for (const [name, text] of [["ops.md", OPS], ["login.md", LOGIN], ["経費.txt", JA]]) {
-      ids[name] = (await client.files.create({ file: await toFile(Buffer.from(text), name), purpose: "assistants" })).id;
+    for (const [name, text] of [
+      ["ops.md", OPS],
+      ["login.md", LOGIN],
+      ["経費.txt", JA],
+    ]) {
+      ids[name] = (
+        await client.files.create({ file: await toFile(Buffer.from(text), name), purpose: "assistants" })
+      ).id;
     }
   });
   afterAll(async () => {
@@ -93,7 +111,10 @@ describe.each(STORE_KINDS)("file search reads like a search engine (%s)", (kind)
   });
 
   it("the files agent and MCP search_files answer the same way", async () => {
-    const c = await client.chat.completions.create({ model: "agentport/chat:latest", messages: [{ role: "user", content: "When is the backup?" }] });
+    const c = await client.chat.completions.create({
+      model: "agentport/chat:latest",
+      messages: [{ role: "user", content: "When is the backup?" }],
+    });
     expect(c.choices[0].message.content).toContain(ids["ops.md"]);
     expect(c.choices[0].message.content).toContain("backed up");
     const result = await mcp.callTool({ name: "search_files", arguments: { query: "backup" } });
@@ -103,7 +124,9 @@ describe.each(STORE_KINDS)("file search reads like a search engine (%s)", (kind)
   });
 
   it("the migration gives passages indexed before it their compounds", async () => {
-    await t.store.db.query("UPDATE file_chunks SET tsv = to_tsvector('english', content) WHERE file_id = $1", [ids["ops.md"]]);
+    await t.store.db.query("UPDATE file_chunks SET tsv = to_tsvector('english', content) WHERE file_id = $1", [
+      ids["ops.md"],
+    ]);
     expect(await search("backup")).toEqual([]);
     await t.store.db.query(BACKFILL);
     expect((await search("backup"))[0].fileId).toBe(ids["ops.md"]);

@@ -16,7 +16,11 @@ beforeAll(async () => {
     { id: "failing", kind: "llm", model: "fail" },
     { id: "hanging", kind: "llm", model: "hang" },
   ]);
-  t = await buildTestApp("pglite", { AGENTS_FILE: agentsFile, LLM_BASE_URL: stub.url, LLM_API_KEY: "sk-upstream-secret" });
+  t = await buildTestApp("pglite", {
+    AGENTS_FILE: agentsFile,
+    LLM_BASE_URL: stub.url,
+    LLM_API_KEY: "sk-upstream-secret",
+  });
   const base = await listen(t);
   ({ client } = await streamableClient(`${base}/mcp`, bearer((await t.createKey()).secret)));
 });
@@ -36,9 +40,13 @@ describe("ask tools for llm agents", () => {
 
   it("streams the upstream answer as progress notifications and returns it whole", async () => {
     const progress: Array<{ progress: number; message?: string }> = [];
-    const result = await client.callTool({ name: "ask_support_v2_beta", arguments: { question: "where is my order" } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    const result = await client.callTool(
+      { name: "ask_support_v2_beta", arguments: { question: "where is my order" } },
+      undefined,
+      {
+        onprogress: (p) => progress.push(p),
+      },
+    );
     expect(firstText(result)).toBe("echo: where is my order");
     expect(stub.requests.at(-1)!.body.stream).toBe(true);
     expect(progress.length).toBeGreaterThan(1);

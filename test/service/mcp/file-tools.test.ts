@@ -53,7 +53,13 @@ describe("MCP file tools", () => {
 
   it("reads a file whole, and in windows that never split a character", async () => {
     const whole = await call("read_file", { file_id: fileId });
-    expect(whole.json).toMatchObject({ file_id: fileId, offset: 0, next_offset: null, total_bytes: Buffer.byteLength(text), text });
+    expect(whole.json).toMatchObject({
+      file_id: fileId,
+      offset: 0,
+      next_offset: null,
+      total_bytes: Buffer.byteLength(text),
+      text,
+    });
 
     let offset: number | null = 0;
     let joined = "";

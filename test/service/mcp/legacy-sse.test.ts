@@ -14,7 +14,10 @@ afterAll(() => t.close());
 /** Opens a raw legacy stream and returns the messages endpoint it announces. */
 async function openRawStream(secret: string) {
   const controller = new AbortController();
-  const res = await fetch(`${base}/mcp/sse`, { headers: { ...bearer(secret), accept: "text/event-stream" }, signal: controller.signal });
+  const res = await fetch(`${base}/mcp/sse`, {
+    headers: { ...bearer(secret), accept: "text/event-stream" },
+    signal: controller.signal,
+  });
   const reader = res.body!.getReader();
   let text = "";
   while (!/data: (\S+)\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
@@ -60,7 +63,11 @@ describe("legacy HTTP+SSE", () => {
     const stream = await openRawStream(a.secret);
     expect(stream.endpoint).toMatch(/^\/mcp\/messages\?sessionId=/);
     const post = (secret: string, body: string, path = stream.endpoint) =>
-      fetch(`${base}${path}`, { method: "POST", headers: { ...bearer(secret), "content-type": "application/json" }, body });
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { ...bearer(secret), "content-type": "application/json" },
+        body,
+      });
 
     expect((await post(b.secret, "{}")).status).toBe(404);
     expect((await post(a.secret, "{}", "/mcp/messages?sessionId=nope")).status).toBe(404);
@@ -68,7 +75,11 @@ describe("legacy HTTP+SSE", () => {
     expect((await post(a.secret, JSON.stringify({ hello: 1 }))).status).toBe(400);
     const ok = await post(a.secret, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
     expect(ok.status).toBe(202);
-    const noKey = await fetch(`${base}${stream.endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const noKey = await fetch(`${base}${stream.endpoint}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noKey.status).toBe(401);
     expect(noKey.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
     stream.close();

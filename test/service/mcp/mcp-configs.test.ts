@@ -45,7 +45,15 @@ describe("MCP configs in the key-creation answer", () => {
   it("gives Claude Desktop the mcp-remote bridge and the Inspector a command line, both with the key", () => {
     const desktop = body.mcp_configs["claude-desktop"].mcpServers.agentport;
     expect(desktop.command).toBe("npx");
-    expect(desktop.args).toEqual(["-y", "mcp-remote", `${t.config.publicUrl}/mcp`, "--header", `Authorization: Bearer ${body.secret}`]);
-    expect(body.mcp_configs.inspector).toContain(`--cli ${t.config.publicUrl}/mcp --transport http --header "Authorization: Bearer ${body.secret}"`);
+    expect(desktop.args).toEqual([
+      "-y",
+      "mcp-remote",
+      `${t.config.publicUrl}/mcp`,
+      "--header",
+      `Authorization: Bearer ${body.secret}`,
+    ]);
+    expect(body.mcp_configs.inspector).toContain(
+      `--cli ${t.config.publicUrl}/mcp --transport http --header "Authorization: Bearer ${body.secret}"`,
+    );
   });
 });

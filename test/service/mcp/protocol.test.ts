@@ -27,7 +27,10 @@ async function initialize(version = "2025-06-18") {
   expect(res.status).toBe(200);
   const sessionId = res.headers.get("mcp-session-id")!;
   const body = await rpcBody(res);
-  const ack = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId, "mcp-protocol-version": version });
+  const ack = await post(
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { "mcp-session-id": sessionId, "mcp-protocol-version": version },
+  );
   expect(ack.status).toBe(202);
   return { sessionId, version: body.result.protocolVersion as string };
 }
@@ -38,7 +41,10 @@ describe("MCP transport rules", () => {
       const { sessionId, version: negotiated } = await initialize(version);
       expect(sessionId).toMatch(/^[\x21-\x7e]+$/);
       expect(negotiated).toBe(version);
-      const res = await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": version });
+      const res = await post(
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { "mcp-session-id": sessionId, "mcp-protocol-version": version },
+      );
       expect(res.status).toBe(200);
       expect((await rpcBody(res)).result.tools.length).toBeGreaterThan(0);
     }
@@ -46,7 +52,10 @@ describe("MCP transport rules", () => {
 
   it("answers an unsupported MCP-Protocol-Version with 400, and a missing one with the negotiated default", async () => {
     const { sessionId } = await initialize();
-    const bad = await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" });
+    const bad = await post(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" },
+    );
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toMatch(/Unsupported protocol version/);
     const none = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId });
@@ -73,7 +82,12 @@ describe("MCP transport rules", () => {
 
   it("answers a body over the size limit with 413 and a JSON-RPC error", async () => {
     const { sessionId } = await initialize();
-    const big = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "upload_text_file", arguments: { filename: "a", text: "x".repeat(70_000) } } };
+    const big = {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "upload_text_file", arguments: { filename: "a", text: "x".repeat(70_000) } },
+    };
     const res = await post(big, { "mcp-session-id": sessionId });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
@@ -95,8 +109,16 @@ describe("MCP transport rules", () => {
 
   it("refuses a batch of more than 16 messages with -32600, before running any of them", async () => {
     const { sessionId } = await initialize();
-    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_files", arguments: { query: "x" } } });
-    const res = await post(Array.from({ length: 100 }, (_, i) => call(i + 1)), { "mcp-session-id": sessionId });
+    const call = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "search_files", arguments: { query: "x" } },
+    });
+    const res = await post(
+      Array.from({ length: 100 }, (_, i) => call(i + 1)),
+      { "mcp-session-id": sessionId },
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
@@ -106,7 +128,10 @@ describe("MCP transport rules", () => {
   it("requires Mcp-Session-Id after initialization and answers an unknown one with 404", async () => {
     const missing = await post({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(missing.status).toBe(400);
-    const unknown = await post({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": "no-such-session" });
+    const unknown = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { "mcp-session-id": "no-such-session" },
+    );
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe(-32001);
   });
@@ -127,7 +152,10 @@ describe("MCP transport rules", () => {
 
   it("ends a session on DELETE", async () => {
     const { sessionId } = await initialize();
-    const del = await fetch(`${base}/mcp`, { method: "DELETE", headers: { ...bearer(secret), "mcp-session-id": sessionId } });
+    const del = await fetch(`${base}/mcp`, {
+      method: "DELETE",
+      headers: { ...bearer(secret), "mcp-session-id": sessionId },
+    });
     expect(del.status).toBe(200);
     const after = await post({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": sessionId });
     expect(after.status).toBe(404);

@@ -22,7 +22,9 @@ describe("MCP session bounds", () => {
     expect(refused).toBeInstanceOf(StreamableHTTPError);
     expect((refused as StreamableHTTPError).code).toBe(429);
     expect(String((refused as Error).message)).toMatch(/Too many open MCP sessions.*limit 2/);
-    const refusedSse = await fetch(`${base}/mcp/sse`, { headers: { ...bearer(key.secret), accept: "text/event-stream" } });
+    const refusedSse = await fetch(`${base}/mcp/sse`, {
+      headers: { ...bearer(key.secret), accept: "text/event-stream" },
+    });
     expect(refusedSse.status).toBe(429);
 
     // Another key has its own budget.
@@ -60,7 +62,9 @@ describe("MCP session bounds", () => {
     try {
       const url = await listen(quick);
       const key = await quick.createKey();
-      const closed = new Promise<string>((resolve) => quick.app.mcpSessions.on("closed", (id, reason) => resolve(`${id}:${reason}`)));
+      const closed = new Promise<string>((resolve) =>
+        quick.app.mcpSessions.on("closed", (id, reason) => resolve(`${id}:${reason}`)),
+      );
       const init = await fetch(`${url}/mcp`, {
         method: "POST",
         headers: { ...bearer(key.secret), "content-type": "application/json", accept: ACCEPT_BOTH },
@@ -86,8 +90,12 @@ describe("MCP session bounds", () => {
     const sessionId = init.headers.get("mcp-session-id")!;
     await init.text();
     // Watch the two long-lived streams on the wire: they must end when the app closes.
-    const serverStream = await fetch(`${url}/mcp`, { headers: { ...bearer(key.secret), accept: "text/event-stream", "mcp-session-id": sessionId } });
-    const legacyStream = await fetch(`${url}/mcp/sse`, { headers: { ...bearer(key.secret), accept: "text/event-stream" } });
+    const serverStream = await fetch(`${url}/mcp`, {
+      headers: { ...bearer(key.secret), accept: "text/event-stream", "mcp-session-id": sessionId },
+    });
+    const legacyStream = await fetch(`${url}/mcp/sse`, {
+      headers: { ...bearer(key.secret), accept: "text/event-stream" },
+    });
     expect([serverStream.status, legacyStream.status]).toEqual([200, 200]);
     expect(other.app.mcpSessions.size).toBe(2);
 

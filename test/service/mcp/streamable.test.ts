@@ -51,7 +51,9 @@ describe("Streamable HTTP", () => {
     const agents = t.app.agents.list("default");
     const askTools = tools.filter((tl) => tl.name.startsWith("ask_"));
     expect(askTools).toHaveLength(agents.length);
-    expect(tools.map((tl) => tl.name)).toEqual(expect.arrayContaining(["list_files", "read_file", "search_files", "upload_text_file"]));
+    expect(tools.map((tl) => tl.name)).toEqual(
+      expect.arrayContaining(["list_files", "read_file", "search_files", "upload_text_file"]),
+    );
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -75,7 +77,10 @@ describe("Streamable HTTP", () => {
     expect(fragments).toHaveLength(20);
     expect(fragments.join("")).toBe(answer);
 
-    const plain = await client.callTool({ name: "ask_chat_latest", arguments: { messages: [{ role: "user", content: "hello" }] } });
+    const plain = await client.callTool({
+      name: "ask_chat_latest",
+      arguments: { messages: [{ role: "user", content: "hello" }] },
+    });
     expect(plain.isError).toBeFalsy();
     expect(firstText(plain)).toContain("files");
     await client.close();
@@ -106,7 +111,9 @@ describe("Streamable HTTP", () => {
       body: JSON.stringify(initializeMessage()),
     });
     await init.text();
-    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")! } });
+    const stream = await fetch(url, {
+      headers: { ...headers, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")! },
+    });
     expect(stream.status).toBe(200);
     expect(t.app.mcpSessions.countForKey(id)).toBe(2);
 
@@ -128,7 +135,12 @@ describe("Streamable HTTP", () => {
 
     const stale = await fetch(`${base}/mcp`, {
       method: "POST",
-      headers: { ...bearer(secret), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": oldId },
+      headers: {
+        ...bearer(secret),
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": oldId,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(stale.status).toBe(404);
@@ -147,7 +159,12 @@ describe("Streamable HTTP", () => {
     const { client, transport } = await streamableClient(`${base}/mcp`, bearer(a.secret));
     const res = await fetch(`${base}/mcp`, {
       method: "POST",
-      headers: { ...bearer(b.secret), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId! },
+      headers: {
+        ...bearer(b.secret),
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": transport.sessionId!,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(res.status).toBe(404);

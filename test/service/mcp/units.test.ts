@@ -52,7 +52,14 @@ describe("session registry", () => {
   let now = 0;
   const closed: string[] = [];
   const session = (id: string, keyId: string) =>
-    ({ id, keyId, projectId: "p", kind: "sse", transport: undefined, close: async () => void closed.push(id) }) as unknown as McpSession;
+    ({
+      id,
+      keyId,
+      projectId: "p",
+      kind: "sse",
+      transport: undefined,
+      close: async () => void closed.push(id),
+    }) as unknown as McpSession;
 
   it("holds slots per key, including reservations not yet committed", () => {
     const reg = new SessionRegistry({ idleMs: 1000, maxPerKey: 2, now: () => now });

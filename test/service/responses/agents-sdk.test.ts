@@ -21,11 +21,19 @@ const weather = tool({
     return `sunny in ${city}`;
   },
 });
-const agent = new Agent({ name: "Forecaster", instructions: "Use the tool.", model: "agentport/forecaster", tools: [weather] });
+const agent = new Agent({
+  name: "Forecaster",
+  instructions: "Use the tool.",
+  model: "agentport/forecaster",
+  tools: [weather],
+});
 
 beforeAll(async () => {
   h = await startLlmTestApp([{ id: "forecaster", kind: "llm", model: "agentic" }]);
-  runner = new Runner({ modelProvider: new OpenAIProvider({ apiKey: h.secret, baseURL: h.baseURL, useResponses: true }), tracingDisabled: true });
+  runner = new Runner({
+    modelProvider: new OpenAIProvider({ apiKey: h.secret, baseURL: h.baseURL, useResponses: true }),
+    tracingDisabled: true,
+  });
 });
 afterAll(() => h.close());
 
@@ -39,11 +47,27 @@ describe("the OpenAI Agents SDK against /v1/responses", () => {
     const second = h.stub.requests.at(-1)!.body;
     expect(second.messages.slice(1)).toEqual([
       { role: "user", content: "What is the weather in Paris?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", content: "sunny in Paris" },
     ]);
     expect(second.messages[0]).toEqual({ role: "system", content: "Use the tool." });
-    expect(second.tools).toEqual([{ type: "function", function: { name: "get_weather", description: "The weather of a city.", parameters: expect.objectContaining({ type: "object" }), strict: true } }]);
+    expect(second.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "The weather of a city.",
+          parameters: expect.objectContaining({ type: "object" }),
+          strict: true,
+        },
+      },
+    ]);
   });
 
   it("runs the same agent streamed", async () => {
@@ -65,7 +89,16 @@ describe("the OpenAI Agents SDK against /v1/responses", () => {
     expect(second.finalOutput).toBe("echo: the tool said sunny in Paris");
     // The SDK sent only the new items each turn; the server rebuilt the rest from what it stored.
     const sent = h.stub.requests.at(-1)!.body;
-    expect(sent.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user", "assistant", "tool"]);
+    expect(sent.messages.map((m: { role: string }) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+    ]);
     expect(sent.messages.slice(4, 6)).toEqual([
       { role: "assistant", content: "echo: the tool said sunny in Paris" },
       { role: "user", content: "Again?" },

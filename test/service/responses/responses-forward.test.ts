@@ -24,13 +24,30 @@ const last = () => h.stub.requests.at(-1)!;
 
 describe("forwarding to an upstream's own Responses API", () => {
   it("forwards JSON with the upstream model and answers under this server's id", async () => {
-    const response = await h.client.responses.create({ model: "agentport/native", instructions: "Be kind.", input: "hi", tools: [{ type: "web_search" }], metadata: { a: "b" } });
+    const response = await h.client.responses.create({
+      model: "agentport/native",
+      instructions: "Be kind.",
+      input: "hi",
+      tools: [{ type: "web_search" }],
+      metadata: { a: "b" },
+    });
     expect(response.output_text).toBe("upstream: hi");
     expect(response.id).toMatch(/^resp_/);
     expect(response.id).not.toBe("resp_upstream");
-    expect(response).toMatchObject({ model: "agentport/native", status: "completed", metadata: { a: "b" }, usage: { input_tokens: 5, output_tokens: 3 } });
+    expect(response).toMatchObject({
+      model: "agentport/native",
+      status: "completed",
+      metadata: { a: "b" },
+      usage: { input_tokens: 5, output_tokens: 3 },
+    });
     const sent = last().body as Record<string, unknown>;
-    expect(sent).toMatchObject({ model: "responder", store: false, stream: false, instructions: "Be kind.", tools: [{ type: "web_search" }] });
+    expect(sent).toMatchObject({
+      model: "responder",
+      store: false,
+      stream: false,
+      instructions: "Be kind.",
+      tools: [{ type: "web_search" }],
+    });
     expect(sent.input).toEqual([
       { type: "message", role: "system", content: "Sys." },
       { type: "message", role: "user", content: "hi" },
@@ -70,20 +87,48 @@ describe("forwarding to an upstream's own Responses API", () => {
 
   it("meters a forwarded run from the upstream's usage", async () => {
     const key = await h.t.createKey("forwarded", "f");
-    const res = await fetch(`${h.baseURL}/responses`, { method: "POST", headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: "agentport/native", input: "x", stream: true }) });
+    const res = await fetch(`${h.baseURL}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/native", input: "x", stream: true }),
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("event: response.completed");
     const member = await h.t.memberToken("member", "forwarded");
-    const usage = await h.t.app.inject({ url: `/v1/organization/usage/completions?start_time=${Math.floor(Date.now() / 1000) - 120}&bucket_width=1h`, headers: { authorization: `Bearer ${member}` } });
-    expect(usage.json().data.flatMap((b: any) => b.results)).toEqual([expect.objectContaining({ num_model_requests: 1, input_tokens: 5, output_tokens: 3 })]);
+    const usage = await h.t.app.inject({
+      url: `/v1/organization/usage/completions?start_time=${Math.floor(Date.now() / 1000) - 120}&bucket_width=1h`,
+      headers: { authorization: `Bearer ${member}` },
+    });
+    expect(usage.json().data.flatMap((b: any) => b.results)).toEqual([
+      expect.objectContaining({ num_model_requests: 1, input_tokens: 5, output_tokens: 3 }),
+    ]);
   });
 
   it("maps an upstream that is not a Responses API to 502, a cut stream to response.failed, a 429 to 429", async () => {
-    await expect(h.client.responses.create({ model: "agentport/native-garble", input: "x" })).rejects.toMatchObject({ status: 502, error: { code: "upstream_error" } });
-    const res = await fetch(`${h.baseURL}/responses`, { method: "POST", headers: { authorization: `Bearer ${h.secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: "agentport/native-cut", input: "x", stream: true }) });
+    await expect(h.client.responses.create({ model: "agentport/native-garble", input: "x" })).rejects.toMatchObject({
+      status: 502,
+      error: { code: "upstream_error" },
+    });
+    const res = await fetch(`${h.baseURL}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/native-cut", input: "x", stream: true }),
+    });
     const text = await res.text();
-    const lastEvent = JSON.parse(text.trim().split("\n").at(-1)!.replace(/^data: /, ""));
-    expect(lastEvent).toMatchObject({ type: "response.failed", sequence_number: 6, response: { status: "failed", error: { code: "upstream_error" } } });
-    await expect(h.client.responses.create({ model: "agentport/native-busy", input: "x" })).rejects.toMatchObject({ status: 429 });
+    const lastEvent = JSON.parse(
+      text
+        .trim()
+        .split("\n")
+        .at(-1)!
+        .replace(/^data: /, ""),
+    );
+    expect(lastEvent).toMatchObject({
+      type: "response.failed",
+      sequence_number: 6,
+      response: { status: "failed", error: { code: "upstream_error" } },
+    });
+    await expect(h.client.responses.create({ model: "agentport/native-busy", input: "x" })).rejects.toMatchObject({
+      status: 429,
+    });
   });
 });

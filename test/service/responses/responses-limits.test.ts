@@ -39,7 +39,13 @@ describe("responses across replicas (PostgreSQL server)", () => {
   });
 
   it("continues, reads and deletes on one replica what another stored", async () => {
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-replicas-")), JWT_SECRET: "j".repeat(64), LOG_LEVEL: "silent", AGENTS_FILE: agentsFileOf(AGENTS), LLM_BASE_URL: stub.url });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-replicas-")),
+      JWT_SECRET: "j".repeat(64),
+      LOG_LEVEL: "silent",
+      AGENTS_FILE: agentsFileOf(AGENTS),
+      LLM_BASE_URL: stub.url,
+    });
     const replica = async () => {
       const db = await openStore({ databaseUrl: store.url });
       const app = await buildApp({ config, db, logger: false });
@@ -47,10 +53,18 @@ describe("responses across replicas (PostgreSQL server)", () => {
       return listen(app);
     };
     const [a, b] = [await replica(), await replica()];
-    const { secret } = await (opened[1] as FastifyInstance).apiKeys.create({ projectId: "default", name: "shared", createdBy: "u" });
+    const { secret } = await (opened[1] as FastifyInstance).apiKeys.create({
+      projectId: "default",
+      name: "shared",
+      createdBy: "u",
+    });
     const [clientA, clientB] = [openaiClient(a, secret), openaiClient(b, secret)];
     const first = await clientA.responses.create({ model: "agentport/bot", input: "remember 42" });
-    const second = await clientB.responses.create({ model: "agentport/bot", input: "what number?", previous_response_id: first.id });
+    const second = await clientB.responses.create({
+      model: "agentport/bot",
+      input: "what number?",
+      previous_response_id: first.id,
+    });
     expect(second.previous_response_id).toBe(first.id);
     expect(stub.requests.at(-1)!.body.messages).toEqual([
       { role: "user", content: "remember 42" },
@@ -73,7 +87,12 @@ describe("responses metered, limited and bounded like chat", () => {
   afterAll(() => h.close());
 
   const post = async (body: unknown, secret = h.secret) => {
-    const res = await fetch(`${h.baseURL}/responses`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(`${h.baseURL}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
     return { status: res.status, json: (await res.json()) as any };
   };
 
@@ -85,30 +104,64 @@ describe("responses metered, limited and bounded like chat", () => {
     for await (const _ of stream);
     const member = await h.t.memberToken("member", "metered");
     const start = Math.floor(Date.now() / 1000) - 120;
-    const res = await h.t.app.inject({ url: `/v1/organization/usage/completions?start_time=${start}&bucket_width=1h&group_by=api_key_id,model`, headers: { authorization: `Bearer ${member}` } });
+    const res = await h.t.app.inject({
+      url: `/v1/organization/usage/completions?start_time=${start}&bucket_width=1h&group_by=api_key_id,model`,
+      headers: { authorization: `Bearer ${member}` },
+    });
     const results = res.json().data.flatMap((b: any) => b.results);
-    expect(results).toEqual([expect.objectContaining({ api_key_id: key.id, model: "agentport/bot", num_model_requests: 2, input_tokens: 22, output_tokens: 14 })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        api_key_id: key.id,
+        model: "agentport/bot",
+        num_model_requests: 2,
+        input_tokens: 22,
+        output_tokens: 14,
+      }),
+    ]);
   });
 
   it("ends a stream whose upstream fails with response.failed, and still meters the run", async () => {
     const key = await h.t.createKey("failing", "f");
-    const res = await fetch(`${h.baseURL}/responses`, { method: "POST", headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: "agentport/broken", input: "x", stream: true }), signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(`${h.baseURL}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agentport/broken", input: "x", stream: true }),
+      signal: AbortSignal.timeout(20_000),
+    });
     expect(res.status).toBe(200);
-    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    const events = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
     expect(events.map((e) => e.type)).toEqual(["response.created", "response.in_progress", "response.failed"]);
     expect(events[2].response).toMatchObject({ status: "failed", error: { code: "upstream_error" } });
     const member = await h.t.memberToken("member", "failing");
-    const usage = await h.t.app.inject({ url: `/v1/organization/usage/completions?start_time=${Math.floor(Date.now() / 1000) - 120}&bucket_width=1h`, headers: { authorization: `Bearer ${member}` } });
-    expect(usage.json().data.flatMap((b: any) => b.results)).toEqual([expect.objectContaining({ num_model_requests: 1 })]);
+    const usage = await h.t.app.inject({
+      url: `/v1/organization/usage/completions?start_time=${Math.floor(Date.now() / 1000) - 120}&bucket_width=1h`,
+      headers: { authorization: `Bearer ${member}` },
+    });
+    expect(usage.json().data.flatMap((b: any) => b.results)).toEqual([
+      expect.objectContaining({ num_model_requests: 1 }),
+    ]);
   });
 
   it("refuses a key over its requests-per-minute limit with 429, as for chat", async () => {
     const owner = `Bearer ${await h.t.memberToken("owner")}`;
-    const created = await h.t.app.inject({ method: "POST", url: "/v1/organization/projects/default/api_keys", headers: { authorization: owner }, payload: { name: "tiny", rate_limits: { rpm: 1 } } });
+    const created = await h.t.app.inject({
+      method: "POST",
+      url: "/v1/organization/projects/default/api_keys",
+      headers: { authorization: owner },
+      payload: { name: "tiny", rate_limits: { rpm: 1 } },
+    });
     const client = openaiClient(h.baseURL, created.json().secret);
     await client.responses.create({ model: "agentport/bot", input: "first" });
-    await expect(client.responses.create({ model: "agentport/bot", input: "second" })).rejects.toMatchObject({ status: 429, error: { code: "rate_limit_exceeded" } });
-    await expect(client.chat.completions.create({ model: "agentport/bot", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 429 });
+    await expect(client.responses.create({ model: "agentport/bot", input: "second" })).rejects.toMatchObject({
+      status: 429,
+      error: { code: "rate_limit_exceeded" },
+    });
+    await expect(
+      client.chat.completions.create({ model: "agentport/bot", messages: [{ role: "user", content: "x" }] }),
+    ).rejects.toMatchObject({ status: 429 });
   });
 
   it("refuses hostile input with a 400 naming the param, never a 5xx", async () => {
@@ -118,7 +171,10 @@ describe("responses metered, limited and bounded like chat", () => {
       [{ model, input: [{ role: "user", content: "x" }, 42] }, "input[1]"],
       [{ model, input: [{ type: "function_call", call_id: "c" }] }, "input[0].name"],
       [{ model, input: [{ role: "wizard", content: "x" }] }, "input[0].role"],
-      [{ model, input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] }, "input[0].content[0].type"],
+      [
+        { model, input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] },
+        "input[0].content[0].type",
+      ],
       [{ model, input: [{ type: "item_reference", id: "msg_1" }] }, "input[0].type"],
       [{ model, input: "x", tools: [{ type: "web_search" }] }, "tools[0].type"],
       [{ model, input: "x", tools: [{ type: "file_search", vector_store_ids: ["vs_1"] }] }, "tools[0].type"],
@@ -139,7 +195,10 @@ describe("responses metered, limited and bounded like chat", () => {
     const huge = await post({ model, input: "x".repeat(300_000) });
     expect(huge.status).toBe(413);
     expect((await post("{not json")).status).toBe(400);
-    expect((await post({ model: "agentport/nope", input: "x" })).json.error).toMatchObject({ param: "model", code: "model_not_found" });
+    expect((await post({ model: "agentport/nope", input: "x" })).json.error).toMatchObject({
+      param: "model",
+      code: "model_not_found",
+    });
   });
 
   it("follows a previous_response_id chain 256 responses deep, and refuses a longer one", async () => {
@@ -148,7 +207,9 @@ describe("responses metered, limited and bounded like chat", () => {
        SELECT 'resp_chain' || i, 'default', CASE WHEN i = 1 THEN NULL ELSE 'resp_chain' || (i - 1) END, now(), '[]', '{"output":[]}', 15
          FROM generate_series(1, 257) AS i`,
     );
-    expect((await post({ model: "agentport/bot", input: "deep", previous_response_id: "resp_chain256" })).status).toBe(200);
+    expect((await post({ model: "agentport/bot", input: "deep", previous_response_id: "resp_chain256" })).status).toBe(
+      200,
+    );
     const refused = await post({ model: "agentport/bot", input: "deeper", previous_response_id: "resp_chain257" });
     expect(refused.status).toBe(400);
     expect(refused.json.error).toMatchObject({ param: "previous_response_id", type: "invalid_request_error" });
@@ -158,7 +219,10 @@ describe("responses metered, limited and bounded like chat", () => {
   it("cancels the upstream call when a streaming client leaves", async () => {
     const before = h.stub.requests.length;
     const controller = new AbortController();
-    const stream = h.client.responses.stream({ model: "agentport/stuck", input: "wait" }, { signal: controller.signal });
+    const stream = h.client.responses.stream(
+      { model: "agentport/stuck", input: "wait" },
+      { signal: controller.signal },
+    );
     const types: string[] = [];
     await expect(
       (async () => {
@@ -166,7 +230,10 @@ describe("responses metered, limited and bounded like chat", () => {
           types.push(event.type);
           if (event.type !== "response.in_progress") continue;
           // The upstream has the call (its headers, nothing more): now the client leaves.
-          await vi.waitFor(() => expect(h.stub.requests.length).toBeGreaterThan(before), { timeout: 5000, interval: 5 });
+          await vi.waitFor(() => expect(h.stub.requests.length).toBeGreaterThan(before), {
+            timeout: 5000,
+            interval: 5,
+          });
           controller.abort();
         }
       })(),

@@ -25,11 +25,34 @@ const lastUpstream = () => h.stub.requests.at(-1)!.body as Record<string, any>;
 
 describe("responses.create", () => {
   it("answers an llm agent through the upstream's chat completions, in the Responses shape", async () => {
-    const response = await h.client.responses.create({ model: "agentport/bot", instructions: "Answer in French.", input: "hello there", max_output_tokens: 50, temperature: 0.5, metadata: { ticket: "7" } });
-    expect(response).toMatchObject({ object: "response", status: "completed", model: "agentport/bot", instructions: "Answer in French.", max_output_tokens: 50, temperature: 0.5, store: true, metadata: { ticket: "7" }, error: null, incomplete_details: null });
+    const response = await h.client.responses.create({
+      model: "agentport/bot",
+      instructions: "Answer in French.",
+      input: "hello there",
+      max_output_tokens: 50,
+      temperature: 0.5,
+      metadata: { ticket: "7" },
+    });
+    expect(response).toMatchObject({
+      object: "response",
+      status: "completed",
+      model: "agentport/bot",
+      instructions: "Answer in French.",
+      max_output_tokens: 50,
+      temperature: 0.5,
+      store: true,
+      metadata: { ticket: "7" },
+      error: null,
+      incomplete_details: null,
+    });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output).toHaveLength(1);
-    expect(response.output[0]).toMatchObject({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "echo: hello there", annotations: [] }] });
+    expect(response.output[0]).toMatchObject({
+      type: "message",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "echo: hello there", annotations: [] }],
+    });
     expect(response.output_text).toBe("echo: hello there");
     expect(response.usage).toMatchObject({ input_tokens: 11, output_tokens: 7, total_tokens: 18 });
     const upstream = lastUpstream();
@@ -43,15 +66,53 @@ describe("responses.create", () => {
   });
 
   it("maps function tools to chat tools and the upstream's tool calls to function_call items", async () => {
-    const tools = [{ type: "function" as const, name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }, strict: true }];
-    const response = await h.client.responses.create({ model: "agentport/caller", input: [{ role: "user", content: [{ type: "input_text", text: "weather in Paris?" }] }], tools, tool_choice: "auto", parallel_tool_calls: false });
+    const tools = [
+      {
+        type: "function" as const,
+        name: "get_weather",
+        description: "Weather of a city",
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    ];
+    const response = await h.client.responses.create({
+      model: "agentport/caller",
+      input: [{ role: "user", content: [{ type: "input_text", text: "weather in Paris?" }] }],
+      tools,
+      tool_choice: "auto",
+      parallel_tool_calls: false,
+    });
     expect(lastUpstream()).toMatchObject({
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather of a city", parameters: tools[0].parameters, strict: true } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather of a city",
+            parameters: tools[0].parameters,
+            strict: true,
+          },
+        },
+      ],
       tool_choice: "auto",
       parallel_tool_calls: false,
       messages: [{ role: "user", content: [{ type: "text", text: "weather in Paris?" }] }],
     });
-    expect(response.output).toEqual([{ type: "function_call", id: expect.stringMatching(/^fc_/), call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }]);
+    expect(response.output).toEqual([
+      {
+        type: "function_call",
+        id: expect.stringMatching(/^fc_/),
+        call_id: "call_1",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+        status: "completed",
+      },
+    ]);
     expect(response.tools).toEqual(tools);
     expect(response.parallel_tool_calls).toBe(false);
   });
@@ -61,14 +122,27 @@ describe("responses.create", () => {
       model: "agentport/bot",
       input: [
         { type: "message", role: "user", content: "weather in Paris?" },
-        { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" },
+        {
+          type: "function_call",
+          id: "fc_1",
+          call_id: "call_1",
+          name: "get_weather",
+          arguments: '{"city":"Paris"}',
+          status: "completed",
+        },
         { type: "function_call_output", id: "fco_1", call_id: "call_1", output: "sunny", status: "completed" },
       ],
     });
     expect(lastUpstream().messages).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "weather in Paris?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", content: "sunny" },
     ]);
   });
@@ -84,7 +158,11 @@ describe("responses.create", () => {
 describe("offline agents", () => {
   it("end an answer cut at max_output_tokens as incomplete, as OpenAI does", async () => {
     const response = await h.client.responses.create({ model: "agentport/synth", input: "go", max_output_tokens: 2 });
-    expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, usage: { output_tokens: 2 } });
+    expect(response).toMatchObject({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+      usage: { output_tokens: 2 },
+    });
     expect(response.output[0]).toMatchObject({ type: "message", status: "incomplete" });
   });
 
@@ -95,23 +173,59 @@ describe("offline agents", () => {
     const final = await stream.finalResponse();
     expect(final.status).toBe("completed");
     expect(final.output_text.length).toBeGreaterThan(0);
-    expect([...types]).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed"]);
+    expect([...types]).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
   });
 
   it("refuse images and JSON formats with a 400 naming the Responses param", async () => {
-    await expect(h.client.responses.create({ model: "agentport/synth", input: [{ role: "user", content: [{ type: "input_text", text: "see" }, { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }] }] })).rejects.toMatchObject({
+    await expect(
+      h.client.responses.create({
+        model: "agentport/synth",
+        input: [
+          {
+            role: "user",
+            content: [
+              { type: "input_text", text: "see" },
+              { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" },
+            ],
+          },
+        ],
+      }),
+    ).rejects.toMatchObject({
       status: 400,
       error: { param: "input[0].content[1].type" },
     });
     // A reasoning item (dropped before the agent sees the input) still counts in the index.
     const reasoning = { type: "reasoning", id: "rs_1", summary: [] } as const;
-    const image = { role: "user", content: [{ type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }] } as const;
-    await expect(h.client.responses.create({ model: "agentport/synth", input: [reasoning, image] as never })).rejects.toMatchObject({ status: 400, error: { param: "input[1].content[0].type" } });
-    await expect(h.client.responses.create({ model: "agentport/synth", input: "x", text: { format: { type: "json_object" } } })).rejects.toMatchObject({ status: 400, error: { param: "text.format" } });
+    const image = {
+      role: "user",
+      content: [{ type: "input_image", image_url: "data:image/png;base64,AA==", detail: "auto" }],
+    } as const;
+    await expect(
+      h.client.responses.create({ model: "agentport/synth", input: [reasoning, image] as never }),
+    ).rejects.toMatchObject({ status: 400, error: { param: "input[1].content[0].type" } });
+    await expect(
+      h.client.responses.create({ model: "agentport/synth", input: "x", text: { format: { type: "json_object" } } }),
+    ).rejects.toMatchObject({ status: 400, error: { param: "text.format" } });
   });
 
   it("refuse function tools with a 400 naming the param, rather than dropping them", async () => {
-    await expect(h.client.responses.create({ model: "agentport/synth", input: "go", tools: [{ type: "function", name: "f", parameters: {}, strict: false }] })).rejects.toMatchObject({
+    await expect(
+      h.client.responses.create({
+        model: "agentport/synth",
+        input: "go",
+        tools: [{ type: "function", name: "f", parameters: {}, strict: false }],
+      }),
+    ).rejects.toMatchObject({
       status: 400,
       error: { param: "tools", code: "unsupported_parameter" },
     });
@@ -120,8 +234,17 @@ describe("offline agents", () => {
 
 describe("refusals", () => {
   it("come back as a refusal part, JSON and streamed", async () => {
-    const refusal = [{ type: "message", role: "assistant", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }];
-    expect((await h.client.responses.create({ model: "agentport/refuser", input: "bad" })).output).toMatchObject(refusal);
+    const refusal = [
+      {
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "refusal", refusal: "I can't help with that." }],
+      },
+    ];
+    expect((await h.client.responses.create({ model: "agentport/refuser", input: "bad" })).output).toMatchObject(
+      refusal,
+    );
     const stream = h.client.responses.stream({ model: "agentport/refuser", input: "bad" });
     for await (const _ of stream);
     expect((await stream.finalResponse()).output).toMatchObject(refusal);
@@ -159,7 +282,11 @@ describe("responses.stream()", () => {
   });
 
   it("streams function call items with their argument deltas", async () => {
-    const stream = h.client.responses.stream({ model: "agentport/caller", input: "weather?", tools: [{ type: "function", name: "get_weather", parameters: { type: "object", properties: {} }, strict: false }] });
+    const stream = h.client.responses.stream({
+      model: "agentport/caller",
+      input: "weather?",
+      tools: [{ type: "function", name: "get_weather", parameters: { type: "object", properties: {} }, strict: false }],
+    });
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     expect(types).toEqual([
@@ -172,14 +299,27 @@ describe("responses.stream()", () => {
       "response.completed",
     ]);
     const final = await stream.finalResponse();
-    expect(final.output).toMatchObject([{ type: "function_call", id: expect.stringMatching(/^fc_/), call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }]);
+    expect(final.output).toMatchObject([
+      {
+        type: "function_call",
+        id: expect.stringMatching(/^fc_/),
+        call_id: "call_1",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+        status: "completed",
+      },
+    ]);
   });
 });
 
 describe("stored responses", () => {
   it("continues a conversation with previous_response_id", async () => {
     const first = await h.client.responses.create({ model: "agentport/bot", input: "my name is Ada" });
-    await h.client.responses.create({ model: "agentport/bot", input: "what is my name?", previous_response_id: first.id });
+    await h.client.responses.create({
+      model: "agentport/bot",
+      input: "what is my name?",
+      previous_response_id: first.id,
+    });
     expect(lastUpstream().messages).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "my name is Ada" },
@@ -189,25 +329,42 @@ describe("stored responses", () => {
   });
 
   it("GETs a stored response and lists its input items; DELETE removes it for good", async () => {
-    const created = await h.client.responses.create({ model: "agentport/bot", input: [{ role: "user", content: "a" }, { role: "user", content: "b" }] });
+    const created = await h.client.responses.create({
+      model: "agentport/bot",
+      input: [
+        { role: "user", content: "a" },
+        { role: "user", content: "b" },
+      ],
+    });
     const got = await h.client.responses.retrieve(created.id);
     expect(got).toEqual(created);
     const items = await h.client.responses.inputItems.list(created.id, { order: "asc" });
-    expect(items.data.map((i: any) => i.content)).toEqual([[{ type: "input_text", text: "a" }], [{ type: "input_text", text: "b" }]]);
+    expect(items.data.map((i: any) => i.content)).toEqual([
+      [{ type: "input_text", text: "a" }],
+      [{ type: "input_text", text: "b" }],
+    ]);
     expect(items.data.every((i: any) => i.type === "message" && i.role === "user" && /^msg_/.test(i.id))).toBe(true);
     const page = await h.client.responses.inputItems.list(created.id, { order: "desc", limit: 1 });
     expect(page.data.map((i: any) => i.content[0].text)).toEqual(["b"]);
     expect(page.has_more).toBe(true);
     await h.client.responses.delete(created.id);
-    const deleted = await fetch(`${h.baseURL}/responses/${created.id}`, { method: "DELETE", headers: { authorization: `Bearer ${h.secret}` } });
+    const deleted = await fetch(`${h.baseURL}/responses/${created.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${h.secret}` },
+    });
     expect(deleted.status).toBe(404);
     await expect(h.client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
-    await expect(h.client.responses.create({ model: "agentport/bot", input: "again", previous_response_id: created.id })).rejects.toMatchObject({ status: 404, error: { param: "previous_response_id" } });
+    await expect(
+      h.client.responses.create({ model: "agentport/bot", input: "again", previous_response_id: created.id }),
+    ).rejects.toMatchObject({ status: 404, error: { param: "previous_response_id" } });
   });
 
   it("answers DELETE with the deletion object", async () => {
     const created = await h.client.responses.create({ model: "agentport/bot", input: "x" });
-    const res = await fetch(`${h.baseURL}/responses/${created.id}`, { method: "DELETE", headers: { authorization: `Bearer ${h.secret}` } });
+    const res = await fetch(`${h.baseURL}/responses/${created.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${h.secret}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id: created.id, object: "response", deleted: true });
   });
@@ -215,8 +372,13 @@ describe("stored responses", () => {
   it("keeps nothing with store: false", async () => {
     const created = await h.client.responses.create({ model: "agentport/bot", input: "secret", store: false });
     expect((created as unknown as { store: boolean }).store).toBe(false);
-    await expect(h.client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404, error: { code: "response_not_found" } });
-    await expect(h.client.responses.create({ model: "agentport/bot", input: "x", previous_response_id: created.id })).rejects.toMatchObject({ status: 404 });
+    await expect(h.client.responses.retrieve(created.id)).rejects.toMatchObject({
+      status: 404,
+      error: { code: "response_not_found" },
+    });
+    await expect(
+      h.client.responses.create({ model: "agentport/bot", input: "x", previous_response_id: created.id }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it("is a 404 for another project's key", async () => {
@@ -225,7 +387,9 @@ describe("stored responses", () => {
     await expect(other.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
     await expect(other.responses.delete(created.id)).rejects.toMatchObject({ status: 404 });
     await expect(other.responses.inputItems.list(created.id)).rejects.toMatchObject({ status: 404 });
-    await expect(other.responses.create({ model: "agentport/bot", input: "x", previous_response_id: created.id })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      other.responses.create({ model: "agentport/bot", input: "x", previous_response_id: created.id }),
+    ).rejects.toMatchObject({ status: 404 });
     expect((await h.client.responses.retrieve(created.id)).id).toBe(created.id);
   });
 });

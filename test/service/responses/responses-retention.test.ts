@@ -23,18 +23,30 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
   afterAll(() => t?.close());
 
   const create = async (input: string, previous?: string): Promise<string> => {
-    const res = await t.app.inject({ method: "POST", url: "/v1/responses", headers: auth, payload: { model: "agentport/s", input, ...(previous ? { previous_response_id: previous } : {}) } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/v1/responses",
+      headers: auth,
+      payload: { model: "agentport/s", input, ...(previous ? { previous_response_id: previous } : {}) },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().id;
   };
-  const age = (id: string, days: number) => t.store.db.query("UPDATE responses SET created_at = now() - make_interval(days => $2) WHERE id = $1", [id, days]);
-  const stored = async () => (await t.store.db.query<{ id: string }>("SELECT id FROM responses ORDER BY id")).rows.map((r) => r.id).sort();
+  const age = (id: string, days: number) =>
+    t.store.db.query("UPDATE responses SET created_at = now() - make_interval(days => $2) WHERE id = $1", [id, days]);
+  const stored = async () =>
+    (await t.store.db.query<{ id: string }>("SELECT id FROM responses ORDER BY id")).rows.map((r) => r.id).sort();
   /** Status and body of each route for `id`, its id written as ID so two ids compare. */
   const answers = async (id: string) => {
     const routes = [
       t.app.inject({ url: `/v1/responses/${id}`, headers: auth }),
       t.app.inject({ url: `/v1/responses/${id}/input_items`, headers: auth }),
-      t.app.inject({ method: "POST", url: "/v1/responses", headers: auth, payload: { model: "agentport/s", input: "more", previous_response_id: id } }),
+      t.app.inject({
+        method: "POST",
+        url: "/v1/responses",
+        headers: auth,
+        payload: { model: "agentport/s", input: "more", previous_response_id: id },
+      }),
       t.app.inject({ method: "DELETE", url: `/v1/responses/${id}`, headers: auth }),
     ];
     return (await Promise.all(routes)).map((res) => ({ status: res.statusCode, body: res.body.replaceAll(id, "ID") }));
@@ -46,11 +58,16 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
     const fresh = await create("recent");
     await age(expired, 31);
     await age(fresh, 29);
-    expect((await t.app.inject({ method: "DELETE", url: `/v1/responses/${deleted}`, headers: auth })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "DELETE", url: `/v1/responses/${deleted}`, headers: auth })).statusCode).toBe(
+      200,
+    );
 
     const seen = await answers(expired);
     expect(seen.map((a) => a.status)).toEqual([404, 404, 404, 404]);
-    expect(JSON.parse(seen[2].body).error).toMatchObject({ param: "previous_response_id", code: "previous_response_not_found" });
+    expect(JSON.parse(seen[2].body).error).toMatchObject({
+      param: "previous_response_id",
+      code: "previous_response_not_found",
+    });
     expect(seen).toEqual(await answers(deleted));
     // Within the retention, all is as before.
     expect((await t.app.inject({ url: `/v1/responses/${fresh}`, headers: auth })).statusCode).toBe(200);
@@ -63,7 +80,10 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
     const second = await create("second", first);
     const third = await create("third", second);
     await age(first, 40);
-    const history = async () => ((await t.app.responses.conversation("default", third)) ?? []).filter((i) => i.type === "message" && i.role === "user").map((i) => (i as { content: unknown }).content);
+    const history = async () =>
+      ((await t.app.responses.conversation("default", third)) ?? [])
+        .filter((i) => i.type === "message" && i.role === "user")
+        .map((i) => (i as { content: unknown }).content);
     expect(await history()).toEqual(["second", "third"]);
     await age(second, 35);
     expect(await history()).toEqual(["third"]);
@@ -82,7 +102,8 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
   });
 
   it("counts what the sweep removed and its failed runs in /metrics", async () => {
-    const value = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec((await t.app.inject({ url: "/metrics" })).body)?.[1]);
+    const value = async (name: string) =>
+      Number(new RegExp(`^${name} (\\S+)$`, "m").exec((await t.app.inject({ url: "/metrics" })).body)?.[1]);
     const before = await value("agentport_responses_expired_removed_total");
     expect(await value("agentport_responses_sweep_failures_total")).toBe(0);
     t.app.metrics.responsesSweep.removed(3);
@@ -96,8 +117,13 @@ describe.each(STORE_KINDS)("stored responses past the retention (%s)", (kind) =>
     const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => create(`r${i}`)));
     for (const id of ids.slice(0, 10)) await age(id, 60);
     // Two replicas' stores on the same table.
-    const replicas = [new ResponseStore(t.store.db, { retentionDays: 30 }), new ResponseStore(t.store.db, { retentionDays: 30 })];
-    const runs = replicas.map((store) => new RetentionSweep(store, quiet, { intervalMs: 60_000, batch: 3, maxBatches: 10 }).run());
+    const replicas = [
+      new ResponseStore(t.store.db, { retentionDays: 30 }),
+      new ResponseStore(t.store.db, { retentionDays: 30 }),
+    ];
+    const runs = replicas.map((store) =>
+      new RetentionSweep(store, quiet, { intervalMs: 60_000, batch: 3, maxBatches: 10 }).run(),
+    );
     const removed = await Promise.all(runs);
     expect(removed[0] + removed[1]).toBe(10);
     expect(await stored()).toEqual(ids.slice(10).sort());
@@ -118,10 +144,19 @@ describe("the retention sweep's schedule", () => {
 
   it("logs a store fault and runs again at the next interval", async () => {
     vi.useFakeTimers();
-    const deleteExpired = vi.fn().mockRejectedValueOnce(new Error("connection refused")).mockResolvedValueOnce(4).mockResolvedValue(0);
+    const deleteExpired = vi
+      .fn()
+      .mockRejectedValueOnce(new Error("connection refused"))
+      .mockResolvedValueOnce(4)
+      .mockResolvedValue(0);
     const log = { info: vi.fn(), warn: vi.fn() };
     const counts = { removed: vi.fn(), failed: vi.fn() };
-    const sweep = new RetentionSweep({ deleteExpired }, log, { intervalMs: 1000, batch: 10, maxBatches: 5, random: () => 0.5 }, counts);
+    const sweep = new RetentionSweep(
+      { deleteExpired },
+      log,
+      { intervalMs: 1000, batch: 10, maxBatches: 5, random: () => 0.5 },
+      counts,
+    );
     sweep.start();
     await vi.advanceTimersByTimeAsync(1000);
     expect(log.warn).toHaveBeenCalledWith({ err: "connection refused" }, expect.stringMatching(/sweep failed/));

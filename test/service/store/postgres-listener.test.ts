@@ -28,7 +28,11 @@ describe("PostgresListener", () => {
 
   beforeAll(async () => {
     await admin.connect();
-    await listener.listen(channel, (payload) => received.push(payload), () => resets++);
+    await listener.listen(
+      channel,
+      (payload) => received.push(payload),
+      () => resets++,
+    );
   });
   afterAll(async () => {
     await listener.close();

@@ -8,7 +8,14 @@ import protobuf from "protobufjs";
 
 const root = protobuf.Root.fromJSON({
   nested: {
-    AnyValue: { fields: { stringValue: { type: "string", id: 1 }, boolValue: { type: "bool", id: 2 }, intValue: { type: "int64", id: 3 }, doubleValue: { type: "double", id: 4 } } },
+    AnyValue: {
+      fields: {
+        stringValue: { type: "string", id: 1 },
+        boolValue: { type: "bool", id: 2 },
+        intValue: { type: "int64", id: 3 },
+        doubleValue: { type: "double", id: 4 },
+      },
+    },
     KeyValue: { fields: { key: { type: "string", id: 1 }, value: { type: "AnyValue", id: 2 } } },
     Status: { fields: { code: { type: "int32", id: 3 } } },
     Span: {

@@ -34,14 +34,18 @@ export interface OtlpReceiver {
 type AnyValue = { stringValue?: string; intValue?: number | string; boolValue?: boolean; doubleValue?: number };
 type WireSpan = Omit<ReceivedSpan, "attributes"> & { attributes?: Array<{ key: string; value: AnyValue }> };
 
-const plain = (v: AnyValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue));
+const plain = (v: AnyValue): unknown =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue));
 
 function spansOf(request: { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: WireSpan[] }> }> }): ReceivedSpan[] {
-  return (request.resourceSpans ?? []).flatMap((r) => r.scopeSpans ?? []).flatMap((s) => s.spans ?? []).map((s) => ({
-    ...s,
-    parentSpanId: s.parentSpanId || undefined,
-    attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, plain(a.value)])),
-  }));
+  return (request.resourceSpans ?? [])
+    .flatMap((r) => r.scopeSpans ?? [])
+    .flatMap((s) => s.spans ?? [])
+    .map((s) => ({
+      ...s,
+      parentSpanId: s.parentSpanId || undefined,
+      attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, plain(a.value)])),
+    }));
 }
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
@@ -60,7 +64,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       }
       contentTypes.push(type);
       bodies.push(body.toString("latin1"));
-      spans.push(...spansOf(type.startsWith("application/json") ? JSON.parse(body.toString("utf8")) : (decodeTraces(body) as never)));
+      spans.push(
+        ...spansOf(
+          type.startsWith("application/json") ? JSON.parse(body.toString("utf8")) : (decodeTraces(body) as never),
+        ),
+      );
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });

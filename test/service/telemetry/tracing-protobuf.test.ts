@@ -13,11 +13,19 @@ describe("traces over OTLP/HTTP, protobuf (the default)", () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-    keyId = (await llm.t.app.apiKeys.list("default")).data[0].id;
-    await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: "a quokka's confidential diary" }], stream: true }).then(async (s) => {
-      for await (const _ of s);
+    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     });
+    keyId = (await llm.t.app.apiKeys.list("default")).data[0].id;
+    await llm.client.chat.completions
+      .create({
+        model: "agentport/echo",
+        messages: [{ role: "user", content: "a quokka's confidential diary" }],
+        stream: true,
+      })
+      .then(async (s) => {
+        for await (const _ of s);
+      });
     await llm.close();
   }, 60_000);
   afterAll(async () => {
@@ -27,7 +35,12 @@ describe("traces over OTLP/HTTP, protobuf (the default)", () => {
   it("sends protobuf with the request span, its upstream child and the traceparent the upstream saw", () => {
     expect(receiver.contentTypes.every((t) => t === "application/x-protobuf")).toBe(true);
     const request = receiver.spans.find((s) => s.name === "POST /v1/chat/completions");
-    expect(request?.attributes).toMatchObject({ "agentport.key_id": keyId, "agentport.outcome": "ok", "gen_ai.request.model": "agentport/echo", "http.response.status_code": 200 });
+    expect(request?.attributes).toMatchObject({
+      "agentport.key_id": keyId,
+      "agentport.outcome": "ok",
+      "gen_ai.request.model": "agentport/echo",
+      "http.response.status_code": 200,
+    });
     const upstream = receiver.spans.find((s) => s.name === "POST /chat/completions");
     expect(upstream?.parentSpanId).toBe(request!.spanId);
     expect(llm.stub.requests.at(-1)!.headers.traceparent).toBe(`00-${request!.traceId}-${upstream!.spanId}-01`);

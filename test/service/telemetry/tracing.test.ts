@@ -21,21 +21,45 @@ describe("traces over OTLP/HTTP", () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }, { id: "down", kind: "llm", model: "fail" }, { id: "hang", kind: "llm", model: "hang" }], {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
-      REDIS_URL: "redis://127.0.0.1:6379",
-      RATE_LIMIT_RPM: "1000",
-      RATE_LIMIT_TPM: "1000000",
-    });
+    llm = await startLlmTestApp(
+      [
+        { id: "echo", kind: "llm", model: "echo" },
+        { id: "down", kind: "llm", model: "fail" },
+        { id: "hang", kind: "llm", model: "hang" },
+      ],
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+        REDIS_URL: "redis://127.0.0.1:6379",
+        RATE_LIMIT_RPM: "1000",
+        RATE_LIMIT_TPM: "1000000",
+      },
+    );
     keyId = (await llm.t.app.apiKeys.list("default")).data[0].id;
-    await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: PROMPT }] });
-    await expect(llm.client.chat.completions.create({ model: "agentport/down", messages: [{ role: "user", content: PROMPT }] }, { maxRetries: 0 })).rejects.toMatchObject({ status: 502 });
-    const callerHeaders = { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`, baggage: "user.email=someone%40example.com" };
-    await llm.client.chat.completions.create({ model: "agentport/echo", messages: [{ role: "user", content: "again" }] }, { headers: callerHeaders });
+    await llm.client.chat.completions.create({
+      model: "agentport/echo",
+      messages: [{ role: "user", content: PROMPT }],
+    });
+    await expect(
+      llm.client.chat.completions.create(
+        { model: "agentport/down", messages: [{ role: "user", content: PROMPT }] },
+        { maxRetries: 0 },
+      ),
+    ).rejects.toMatchObject({ status: 502 });
+    const callerHeaders = {
+      traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`,
+      baggage: "user.email=someone%40example.com",
+    };
+    await llm.client.chat.completions.create(
+      { model: "agentport/echo", messages: [{ role: "user", content: "again" }] },
+      { headers: callerHeaders },
+    );
     // A client that leaves a stream before its end.
     const leaving = new AbortController();
-    const stream = await llm.client.chat.completions.create({ model: "agentport/hang", messages: [{ role: "user", content: "wait" }], stream: true }, { signal: leaving.signal });
+    const stream = await llm.client.chat.completions.create(
+      { model: "agentport/hang", messages: [{ role: "user", content: "wait" }], stream: true },
+      { signal: leaving.signal },
+    );
     for await (const _ of stream) break;
     await llm.stub.requests.find((r) => r.body.model === "hang")!.aborted;
     // Closing the app flushes its spans to the receiver.
@@ -46,7 +70,10 @@ describe("traces over OTLP/HTTP", () => {
   });
 
   const requestSpan = (): ReceivedSpan => {
-    const span = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/echo" && s.traceId !== CALLER_TRACE);
+    const span = receiver.spans.find(
+      (s) =>
+        s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/echo" && s.traceId !== CALLER_TRACE,
+    );
     expect(span, "the request's span").toBeDefined();
     return span!;
   };
@@ -65,10 +92,14 @@ describe("traces over OTLP/HTTP", () => {
   });
 
   it("marks a failed request and its failed upstream call as errors", () => {
-    const failed = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/down");
+    const failed = receiver.spans.find(
+      (s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/down",
+    );
     expect(failed?.attributes).toMatchObject({ "http.response.status_code": 502, "agentport.outcome": "server_error" });
     expect(failed?.status?.code).toBe(2);
-    const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.traceId === failed!.traceId && s.name === "POST /chat/completions");
+    const upstream = receiver.spans.find(
+      (s) => s.kind === CLIENT && s.traceId === failed!.traceId && s.name === "POST /chat/completions",
+    );
     expect(upstream?.attributes["http.response.status_code"]).toBe(500);
     expect(upstream?.status?.code).toBe(2);
   });
@@ -82,7 +113,9 @@ describe("traces over OTLP/HTTP", () => {
   });
 
   it("ends the span of a request whose client left, as aborted", () => {
-    const left = receiver.spans.find((s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/hang");
+    const left = receiver.spans.find(
+      (s) => s.kind === SERVER && s.attributes["gen_ai.request.model"] === "agentport/hang",
+    );
     expect(left?.attributes["agentport.outcome"]).toBe("aborted");
     expect(left?.status?.code).toBe(2);
   });
@@ -96,7 +129,9 @@ describe("traces over OTLP/HTTP", () => {
 
   it("has the upstream call as a child span, and the upstream received its traceparent", () => {
     const parent = requestSpan();
-    const upstream = receiver.spans.find((s) => s.kind === CLIENT && s.name === "POST /chat/completions" && s.traceId === parent.traceId);
+    const upstream = receiver.spans.find(
+      (s) => s.kind === CLIENT && s.name === "POST /chat/completions" && s.traceId === parent.traceId,
+    );
     expect(upstream).toBeDefined();
     expect(upstream!.traceId).toBe(parent.traceId);
     expect(upstream!.parentSpanId).toBe(parent.spanId);
@@ -121,9 +156,20 @@ describe("tracing configuration", () => {
 
   it("is off unless an OTLP endpoint is set", () => {
     expect(loadConfig(base).tracing).toBeUndefined();
-    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" }).tracing).toBeUndefined();
-    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({ tracesUrl: "http://collector:4318/v1/traces", protocol: "http/protobuf" });
-    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://otel.example.com/traces", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }).tracing).toEqual({
+    expect(
+      loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" }).tracing,
+    ).toBeUndefined();
+    expect(loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
+      tracesUrl: "http://collector:4318/v1/traces",
+      protocol: "http/protobuf",
+    });
+    expect(
+      loadConfig({
+        ...base,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://otel.example.com/traces",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      }).tracing,
+    ).toEqual({
       tracesUrl: "https://otel.example.com/traces",
       protocol: "http/json",
     });
@@ -146,8 +192,17 @@ describe("tracing configuration", () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     const problems = (err as ConfigError).problems;
-    for (const name of ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER ", "OTEL_TRACES_SAMPLER_ARG", "OTEL_EXPORTER_OTLP_HEADERS"]) {
-      expect(problems.some((p) => p.startsWith(name)), name).toBe(true);
+    for (const name of [
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+      "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+      "OTEL_TRACES_SAMPLER ",
+      "OTEL_TRACES_SAMPLER_ARG",
+      "OTEL_EXPORTER_OTLP_HEADERS",
+    ]) {
+      expect(
+        problems.some((p) => p.startsWith(name)),
+        name,
+      ).toBe(true);
     }
     expect(problems.join("\n")).not.toContain("just-a-token");
   });

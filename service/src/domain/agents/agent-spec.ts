@@ -7,10 +7,16 @@ import { fallbackProblems } from "./fallbacks.js";
 
 const id = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "must start with a letter or digit and use only letters, digits, '.', '_', ':' or '-'");
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/,
+    "must start with a letter or digit and use only letters, digits, '.', '_', ':' or '-'",
+  );
 const alias = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:\/-]{0,127}$/, "must start with a letter or digit and use only letters, digits, '.', '_', ':', '/' or '-'");
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:\/-]{0,127}$/,
+    "must start with a letter or digit and use only letters, digits, '.', '_', ':', '/' or '-'",
+  );
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
 const common = {
   id,
@@ -79,10 +85,7 @@ const FileSchema = z.strictObject({ agents: z.array(z.unknown()) });
 
 export class AgentsFileError extends Error {
   readonly problems: string[];
-  constructor(
-    source: string,
-    problems: string[],
-  ) {
+  constructor(source: string, problems: string[]) {
     super(`${source} is invalid:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.problems = problems;
     this.name = "AgentsFileError";
@@ -101,10 +104,14 @@ function withArticle(expected: string): string {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.map(String).join(".");
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${field ? `${field}.` : ""}${k}'`).join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${field ? `${field}.` : ""}${k}'`).join(", ")}`;
   if (issue.code === "invalid_union" && field === "kind") return `field 'kind' must be one of llm, files, synthetic`;
   // The input is reported (validateAgents asks for it): absent means missing, present means the wrong type.
-  if (issue.code === "invalid_type") return issue.input === undefined ? `field '${field}' is required` : `${field ? `field '${field}'` : "the agent"} must be ${withArticle(issue.expected)}`;
+  if (issue.code === "invalid_type")
+    return issue.input === undefined
+      ? `field '${field}' is required`
+      : `${field ? `field '${field}'` : "the agent"} must be ${withArticle(issue.expected)}`;
   const message = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
   return field ? `field '${field}': ${message}` : message;
 }
@@ -121,7 +128,8 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
     const declared = raw && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
     if (typeof declared === "string") {
       const earlier = seen.get(declared);
-      if (earlier !== undefined) problems.push(`${where(i, raw)}: id '${declared}' is already used by agents[${earlier}]`);
+      if (earlier !== undefined)
+        problems.push(`${where(i, raw)}: id '${declared}' is already used by agents[${earlier}]`);
       else seen.set(declared, i);
     }
     const parsed = AgentSpecSchema.safeParse(raw, { reportInput: true });
@@ -133,7 +141,10 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
     for (const name of spec.aliases ?? []) {
       const earlier = aliasOwners.get(name);
       if (earlier === undefined) aliasOwners.set(name, i);
-      else problems.push(`${where(i, raw)}: alias '${name}' is already used by ${earlier === i ? "this agent" : `agents[${earlier}]`}`);
+      else
+        problems.push(
+          `${where(i, raw)}: alias '${name}' is already used by ${earlier === i ? "this agent" : `agents[${earlier}]`}`,
+        );
     }
     if (spec.kind === "llm" && spec.base_url && spec.base_url_env) {
       problems.push(`${where(i, raw)}: set either 'base_url' or 'base_url_env', not both`);

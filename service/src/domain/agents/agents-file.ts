@@ -13,7 +13,8 @@ export function builtInAgents(upstreamModel: string | undefined): AgentSpec[] {
     : {
         id: DEFAULT_AGENT_ID,
         kind: "files",
-        description: "Default chat agent, offline: no upstream LLM is configured, so it answers from the project's files.",
+        description:
+          "Default chat agent, offline: no upstream LLM is configured, so it answers from the project's files.",
       };
   return [
     chat,
@@ -31,7 +32,9 @@ export function parseAgentsText(text: string, source: string): AgentSpec[] {
   try {
     doc = extname(source).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
-    throw new AgentsFileError(source, [`not valid ${extname(source).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${(err as Error).message}`]);
+    throw new AgentsFileError(source, [
+      `not valid ${extname(source).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${(err as Error).message}`,
+    ]);
   }
   return validateAgents(doc, source);
 }
@@ -47,7 +50,9 @@ export function loadAgentSpecs(agentsFile: string | undefined, upstreamModel: st
   try {
     text = readFileSync(agentsFile, "utf8");
   } catch (err) {
-    throw new AgentsFileError(`AGENTS_FILE ${agentsFile}`, [`cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`]);
+    throw new AgentsFileError(`AGENTS_FILE ${agentsFile}`, [
+      `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    ]);
   }
   const specs = parseAgentsText(text, `AGENTS_FILE ${agentsFile}`);
   if (!specs.some((s) => s.id === DEFAULT_AGENT_ID)) specs.unshift(builtIns[0]);

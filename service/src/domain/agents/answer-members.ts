@@ -6,7 +6,8 @@
  */
 const WHOLE_HEAD = 15;
 /** A bit per head member, 0 for any other key. */
-const headBit = (key: string) => (key === "id" ? 1 : key === "object" ? 2 : key === "created" ? 4 : key === "model" ? 8 : 0);
+const headBit = (key: string) =>
+  key === "id" ? 1 : key === "object" ? 2 : key === "created" ? 4 : key === "model" ? 8 : 0;
 
 /** A head key anywhere in a text (nested ones too: then the walk goes on, which is only slower). */
 const HEAD_KEY = /"(?:id|object|created|model)"\s*:/;
@@ -51,7 +52,11 @@ function valueEnd(s: string, i: number): number {
   }
   // A number, true, false or null: up to the next separator.
   let j = i;
-  for (let d = s.charCodeAt(j); j < s.length && d !== 44 && d !== 125 && d !== 93 && !isSpace(d); d = s.charCodeAt(++j));
+  for (
+    let d = s.charCodeAt(j);
+    j < s.length && d !== 44 && d !== 125 && d !== 93 && !isSpace(d);
+    d = s.charCodeAt(++j)
+  );
   return j > i ? j : -1;
 }
 

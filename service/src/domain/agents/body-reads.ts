@@ -32,7 +32,8 @@ export class BodyReads {
     });
     body.once("close", () => {
       // Destroyed before its end without an error: cut short, as the stream iterator reports it.
-      if (!this.ended) this.failure ??= Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+      if (!this.ended)
+        this.failure ??= Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
       this.notify();
     });
   }

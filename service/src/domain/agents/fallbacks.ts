@@ -25,7 +25,10 @@ export function fallbackProblems(specs: readonly FallbackSpec[], outside: readon
       else if (target === spec.id) problems.push(`agent '${spec.id}': fallback '${target}' is the agent itself`);
       else if (!other) {
         if (!outside.includes(target)) problems.push(`agent '${spec.id}': fallback '${target}' is not an agent id`);
-      } else if (other.kind !== "llm") problems.push(`agent '${spec.id}': fallback '${target}' is a ${other.kind} agent; fallbacks must be llm agents`);
+      } else if (other.kind !== "llm")
+        problems.push(
+          `agent '${spec.id}': fallback '${target}' is a ${other.kind} agent; fallbacks must be llm agents`,
+        );
       seen.add(target);
     }
   }
@@ -36,7 +39,9 @@ export function fallbackProblems(specs: readonly FallbackSpec[], outside: readon
 
 /** One cycle of the fallback graph (its ids, the first repeated at the end), or undefined. */
 function findCycle(specs: readonly FallbackSpec[]): string[] | undefined {
-  const edges = new Map(specs.map((s) => [s.id, s.kind === "llm" ? (s.fallbacks ?? []).filter((t) => t !== s.id) : []]));
+  const edges = new Map(
+    specs.map((s) => [s.id, s.kind === "llm" ? (s.fallbacks ?? []).filter((t) => t !== s.id) : []]),
+  );
   const done = new Set<string>();
   const path: string[] = [];
   const visit = (id: string): string[] | undefined => {

@@ -14,7 +14,15 @@ import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
 import { retryable, sendWithRetries, type RetryListener, type UpstreamCaller } from "./upstream-retry.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
-import { choicesProblem, codeForLog, connectFailure, upstreamRefusal, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import {
+  choicesProblem,
+  codeForLog,
+  connectFailure,
+  upstreamRefusal,
+  usageEvent,
+  type UpstreamChunk,
+  type UpstreamErrorListener,
+} from "./upstream-wire.js";
 
 export interface Upstream {
   /** Base URL without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
@@ -33,7 +41,8 @@ function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): str
   // Every field the client sent goes as it is: the upstream knows them all.
   const body: Record<string, unknown> = { ...request.fields, model: spec.model, messages, stream };
   // The usage is always asked for (metering, token limits); whether the client sees it is its choice.
-  if (stream) body.stream_options = { ...(request.fields?.stream_options as object | null | undefined), include_usage: true };
+  if (stream)
+    body.stream_options = { ...(request.fields?.stream_options as object | null | undefined), include_usage: true };
   // Upstreams refuse both limits at once; the current name wins, as it does for offline agents.
   if (body.max_completion_tokens != null) body.max_tokens = undefined;
   return JSON.stringify(body);
@@ -49,10 +58,18 @@ export interface UpstreamEndpoint {
 export const CHAT_COMPLETIONS: UpstreamEndpoint = { path: "/chat/completions", body: upstreamBody };
 
 /** One llm agent's upstream, as its own agent and the agents falling back to it call it. */
-export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstream, endpoint: UpstreamEndpoint = CHAT_COMPLETIONS): UpstreamCaller {
+export function upstreamCaller(
+  agentId: string,
+  spec: LlmSpec,
+  upstream: Upstream,
+  endpoint: UpstreamEndpoint = CHAT_COMPLETIONS,
+): UpstreamCaller {
   const url = `${upstream.baseUrl}${endpoint.path}`;
   const spanName = `POST ${endpoint.path}`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
   const onError = upstream.onError ?? (() => {});
 
@@ -60,17 +77,28 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
    * One call of the upstream: resolves once it answered 2xx with its headers, which must come
    * within `headersTimeout` ms. A failure worth another try is marked `retryable`.
    */
-  async function send(request: ChatRequest, ctx: AgentContext, stream: boolean, headersTimeout: number): Promise<Dispatcher.ResponseData> {
+  async function send(
+    request: ChatRequest,
+    ctx: AgentContext,
+    stream: boolean,
+    headersTimeout: number,
+  ): Promise<Dispatcher.ResponseData> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await tracedUpstream(url, headers, (headers) => undiciRequest(url, {
-        method: "POST",
+      res = await tracedUpstream(
+        url,
         headers,
-        body: endpoint.body(spec, request, stream),
-        signal: ctx.upstreamSignal,
-        dispatcher: upstream.dispatcher,
-        headersTimeout,
-      }), spanName);
+        (headers) =>
+          undiciRequest(url, {
+            method: "POST",
+            headers,
+            body: endpoint.body(spec, request, stream),
+            signal: ctx.upstreamSignal,
+            dispatcher: upstream.dispatcher,
+            headersTimeout,
+          }),
+        spanName,
+      );
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw retryable(connectFailure(err, onError));
@@ -80,7 +108,10 @@ export function upstreamCaller(agentId: string, spec: LlmSpec, upstream: Upstrea
       const detail = await readCapped(res, MAX_REFUSAL_BYTES)
         .then((text) => JSON.parse(text) as UpstreamChunk)
         .catch(() => undefined);
-      ctx.log.warn({ agent: agentId, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the request");
+      ctx.log.warn(
+        { agent: agentId, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) },
+        "upstream refused the request",
+      );
       const header = res.headers["retry-after"];
       const retryAfter = typeof header === "string" ? header : undefined;
       const refusal = upstreamRefusal(res.statusCode, detail, retryAfter, upstream.apiKey);
@@ -99,7 +130,12 @@ const QUIET: RetryListener = { attempt() {}, fallback() {} };
  * An llm agent: its own upstream first, then its fallbacks' (`callers`, in order), each tried
  * with retries before the answer begins, all within `budgetMs` (LLM_TIMEOUT_SECONDS).
  */
-export function llmAgent(info: AgentInfo, callers: UpstreamCaller[], budgetMs: number, listener: RetryListener = QUIET): Agent {
+export function llmAgent(
+  info: AgentInfo,
+  callers: UpstreamCaller[],
+  budgetMs: number,
+  listener: RetryListener = QUIET,
+): Agent {
   const onError = callers[0].onError;
   const answer = async (request: ChatRequest, ctx: AgentContext, stream: boolean) => {
     const { res, caller } = await sendWithRetries(callers, request, ctx, stream, budgetMs, listener);
@@ -110,7 +146,9 @@ export function llmAgent(info: AgentInfo, callers: UpstreamCaller[], budgetMs: n
     ...info,
     // One generator per call, no delegation: every event costs one hop to the caller.
     run: (request, ctx) =>
-      request.stream === false ? fromJson(() => answer(request, ctx, false), request, onError) : fromStream(() => answer(request, ctx, true), request, ctx, onError),
+      request.stream === false
+        ? fromJson(() => answer(request, ctx, false), request, onError)
+        : fromStream(() => answer(request, ctx, true), request, ctx, onError),
   };
 }
 
@@ -161,7 +199,11 @@ export function readCapped(res: Dispatcher.ResponseData, max: number): Promise<s
   });
 }
 
-async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: ChatRequest, onError: UpstreamErrorListener): AsyncGenerator<AgentEvent> {
+async function* fromJson(
+  send: () => Promise<Dispatcher.ResponseData>,
+  request: ChatRequest,
+  onError: UpstreamErrorListener,
+): AsyncGenerator<AgentEvent> {
   const res = await send();
   let text: string;
   let json: UpstreamChunk;
@@ -180,7 +222,8 @@ async function* fromJson(send: () => Promise<Dispatcher.ResponseData>, request: 
     throw upstreamFailed(problem);
   }
   let content = "";
-  for (const choice of json.choices!) content += typeof choice.message?.content === "string" ? choice.message.content : "";
+  for (const choice of json.choices!)
+    content += typeof choice.message?.content === "string" ? choice.message.content : "";
   yield { type: "completion", members: members!, text: content };
   yield await usageEvent(json.usage, request, content);
 }

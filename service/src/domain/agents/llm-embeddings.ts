@@ -29,25 +29,44 @@ export function embeddingsProblem(json: unknown, expected: number): string | und
   for (const item of answer.data as Partial<Embedding>[]) {
     const vector = item?.embedding;
     const index = item?.index;
-    const isVector = typeof vector === "string" || (Array.isArray(vector) && vector.every((x) => typeof x === "number"));
+    const isVector =
+      typeof vector === "string" || (Array.isArray(vector) && vector.every((x) => typeof x === "number"));
     if (item?.object !== "embedding" || !isVector) return "an item is not an embedding";
-    if (!Number.isInteger(index) || index! < 0 || index! >= expected || seen.has(index!)) return "an embedding's index is missing or wrong";
+    if (!Number.isInteger(index) || index! < 0 || index! >= expected || seen.has(index!))
+      return "an embedding's index is missing or wrong";
     seen.add(index!);
   }
   return undefined;
 }
 
-async function refusal(res: Dispatcher.ResponseData, upstream: Upstream, info: AgentInfo, ctx: AgentContext): Promise<Error> {
+async function refusal(
+  res: Dispatcher.ResponseData,
+  upstream: Upstream,
+  info: AgentInfo,
+  ctx: AgentContext,
+): Promise<Error> {
   upstream.onError?.(String(res.statusCode));
   const detail = await readCapped(res, MAX_REFUSAL_BYTES)
     .then((text) => JSON.parse(text) as UpstreamChunk)
     .catch(() => undefined);
-  ctx.log.warn({ agent: info.id, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) }, "upstream refused the embeddings request");
+  ctx.log.warn(
+    { agent: info.id, upstreamStatus: res.statusCode, upstreamCode: codeForLog(detail?.error?.code) },
+    "upstream refused the embeddings request",
+  );
   const retryAfter = res.headers["retry-after"];
-  return upstreamRefusal(res.statusCode, detail, typeof retryAfter === "string" ? retryAfter : undefined, upstream.apiKey);
+  return upstreamRefusal(
+    res.statusCode,
+    detail,
+    typeof retryAfter === "string" ? retryAfter : undefined,
+    upstream.apiKey,
+  );
 }
 
-export function embeddingsCall(info: AgentInfo, spec: LlmSpec, upstream: Upstream): (request: EmbeddingsRequest, ctx: AgentContext) => Promise<Embeddings> {
+export function embeddingsCall(
+  info: AgentInfo,
+  spec: LlmSpec,
+  upstream: Upstream,
+): (request: EmbeddingsRequest, ctx: AgentContext) => Promise<Embeddings> {
   const url = `${upstream.baseUrl}/embeddings`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (upstream.apiKey) headers.authorization = `Bearer ${upstream.apiKey}`;
@@ -57,7 +76,13 @@ export function embeddingsCall(info: AgentInfo, spec: LlmSpec, upstream: Upstrea
     let res: Dispatcher.ResponseData;
     try {
       const body = JSON.stringify({ ...request, model: spec.model });
-      res = await undiciRequest(url, { method: "POST", headers, body, signal: ctx.upstreamSignal, dispatcher: upstream.dispatcher });
+      res = await undiciRequest(url, {
+        method: "POST",
+        headers,
+        body,
+        signal: ctx.upstreamSignal,
+        dispatcher: upstream.dispatcher,
+      });
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
       throw connectFailure(err, onError);
@@ -76,7 +101,9 @@ export function embeddingsCall(info: AgentInfo, spec: LlmSpec, upstream: Upstrea
       throw upstreamFailed(`its embeddings response is not OpenAI's shape: ${problem}`);
     }
     const prompt = json.usage?.prompt_tokens;
-    const data = json.data.map(({ object, index, embedding }) => ({ object, index, embedding })).sort((a, b) => a.index - b.index);
+    const data = json.data
+      .map(({ object, index, embedding }) => ({ object, index, embedding }))
+      .sort((a, b) => a.index - b.index);
     return { data, ...(typeof prompt === "number" && prompt >= 0 && { promptTokens: prompt }) };
   };
 }

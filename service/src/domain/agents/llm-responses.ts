@@ -47,12 +47,17 @@ function* parsed(items: SseItem[]): Generator<Json> {
   for (const item of items) {
     if (item.kind !== "data" || item.data === "[DONE]") continue;
     const event = JSON.parse(item.data) as unknown;
-    if (!isObject(event) || typeof event.type !== "string") throw upstreamFailed("its stream sent an event that is not a Responses event");
+    if (!isObject(event) || typeof event.type !== "string")
+      throw upstreamFailed("its stream sent an event that is not a Responses event");
     yield event;
   }
 }
 
-async function* readEvents(res: Dispatcher.ResponseData, ctx: AgentContext, onError: UpstreamErrorListener): AsyncGenerator<Json> {
+async function* readEvents(
+  res: Dispatcher.ResponseData,
+  ctx: AgentContext,
+  onError: UpstreamErrorListener,
+): AsyncGenerator<Json> {
   const reader = new SseReader();
   try {
     for await (const chunk of res.body) yield* parsed(reader.push(chunk as Uint8Array));
@@ -66,7 +71,11 @@ async function* readEvents(res: Dispatcher.ResponseData, ctx: AgentContext, onEr
 }
 
 /** The agent's forwarder over its callers (its own upstream, then its Responses-capable fallbacks). */
-export function responsesForwarder(callers: UpstreamCaller[], budgetMs: number, listener: RetryListener): NonNullable<Agent["forwardResponses"]> {
+export function responsesForwarder(
+  callers: UpstreamCaller[],
+  budgetMs: number,
+  listener: RetryListener,
+): NonNullable<Agent["forwardResponses"]> {
   const onError = callers[0].onError;
   return async (request, ctx, stream): Promise<ForwardedResponse> => {
     const { res, caller } = await sendWithRetries(callers, request, ctx, stream, budgetMs, listener);

@@ -8,7 +8,14 @@ import { membersAfterHead } from "./answer-members.js";
 import { BodyReads } from "./body-reads.js";
 import { SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
-import { choicesProblem, codeForLog, streamReadFailure, usageEvent, type UpstreamChunk, type UpstreamErrorListener } from "./upstream-wire.js";
+import {
+  choicesProblem,
+  codeForLog,
+  streamReadFailure,
+  usageEvent,
+  type UpstreamChunk,
+  type UpstreamErrorListener,
+} from "./upstream-wire.js";
 
 const NONE: AgentEvent[] = [];
 const ANSWERING: AgentEvent = { type: "answering" };

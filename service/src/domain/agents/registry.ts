@@ -53,12 +53,19 @@ export class ConfiguredAgents implements AgentRegistry {
 
   constructor(opts: RegistryOptions) {
     const t = opts.timeouts ?? { headersMs: 600_000, idleMs: 300_000 };
-    this.dispatcher = new UndiciAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: t.headersMs, bodyTimeout: t.idleMs });
+    this.dispatcher = new UndiciAgent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: t.headersMs,
+      bodyTimeout: t.idleMs,
+    });
     const created = Math.floor(Date.now() / 1000);
     const problems = fallbackProblems(opts.specs);
     const upstreams = this.upstreams(opts, problems);
     const llmSpecs = new Map(opts.specs.flatMap((s) => (s.kind === "llm" ? [[s.id, s] as const] : [])));
-    const callers = new Map([...upstreams].map(([id, upstream]) => [id, upstreamCaller(id, llmSpecs.get(id)!, upstream)]));
+    const callers = new Map(
+      [...upstreams].map(([id, upstream]) => [id, upstreamCaller(id, llmSpecs.get(id)!, upstream)]),
+    );
     for (const spec of opts.specs) {
       const info: AgentInfo = {
         id: spec.id,
@@ -77,7 +84,8 @@ export class ConfiguredAgents implements AgentRegistry {
         const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
         agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
         if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
-        if (spec.responses) agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
+        if (spec.responses)
+          agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
@@ -91,26 +99,54 @@ export class ConfiguredAgents implements AgentRegistry {
     for (const spec of opts.specs) {
       if (spec.kind !== "llm") continue;
       const baseUrl = spec.base_url ?? (spec.base_url_env ? opts.env[spec.base_url_env] : opts.llm.baseUrl);
-      const apiKey = spec.api_key_env ? opts.env[spec.api_key_env] : spec.base_url || spec.base_url_env ? undefined : opts.llm.apiKey;
-      if (spec.base_url_env && !baseUrl) problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
-      else if (!baseUrl) problems.push(`agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`);
-      if (spec.api_key_env && !apiKey) problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
-      if (baseUrl) upstreams.set(spec.id, { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, dispatcher: this.dispatcher, onError: opts.onUpstreamError });
+      const apiKey = spec.api_key_env
+        ? opts.env[spec.api_key_env]
+        : spec.base_url || spec.base_url_env
+          ? undefined
+          : opts.llm.apiKey;
+      if (spec.base_url_env && !baseUrl)
+        problems.push(`agent '${spec.id}': base_url_env names ${spec.base_url_env}, which is not set`);
+      else if (!baseUrl)
+        problems.push(
+          `agent '${spec.id}': kind llm needs an upstream: set LLM_BASE_URL, or the agent's base_url or base_url_env`,
+        );
+      if (spec.api_key_env && !apiKey)
+        problems.push(`agent '${spec.id}': api_key_env names ${spec.api_key_env}, which is not set`);
+      if (baseUrl)
+        upstreams.set(spec.id, {
+          baseUrl: baseUrl.replace(/\/+$/, ""),
+          apiKey,
+          dispatcher: this.dispatcher,
+          onError: opts.onUpstreamError,
+        });
     }
     return upstreams;
   }
 
   /** An agent's Responses forwarder: its own upstream, then those of its fallbacks that have a Responses API too. */
-  private forwarder(spec: LlmSpec, specs: Map<string, LlmSpec>, upstreams: Map<string, Upstream>, budgetMs: number, listener: RetryListener = QUIET_RETRIES) {
+  private forwarder(
+    spec: LlmSpec,
+    specs: Map<string, LlmSpec>,
+    upstreams: Map<string, Upstream>,
+    budgetMs: number,
+    listener: RetryListener = QUIET_RETRIES,
+  ) {
     const chain = [spec.id, ...(spec.fallbacks ?? [])].filter((id) => specs.get(id)?.responses && upstreams.has(id));
-    return responsesForwarder(chain.map((id) => upstreamCaller(id, specs.get(id)!, upstreams.get(id)!, RESPONSES_ENDPOINT)), budgetMs, listener);
+    return responsesForwarder(
+      chain.map((id) => upstreamCaller(id, specs.get(id)!, upstreams.get(id)!, RESPONSES_ENDPOINT)),
+      budgetMs,
+      listener,
+    );
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */
   private indexAliases(problems: string[]): void {
     for (const entry of this.byModel.values()) {
       for (const alias of entry.agent.aliases ?? []) {
-        if (this.byModel.has(alias)) problems.push(`agent '${entry.agent.id}': alias '${alias}' is the model id of agent '${this.byModel.get(alias)!.agent.id}'`);
+        if (this.byModel.has(alias))
+          problems.push(
+            `agent '${entry.agent.id}': alias '${alias}' is the model id of agent '${this.byModel.get(alias)!.agent.id}'`,
+          );
         else this.byAlias.set(alias, entry);
       }
     }
@@ -139,7 +175,10 @@ function info({ id, modelId, aliases, kind, description, created }: Agent): Agen
 }
 
 function defaultDescription(spec: AgentSpec): string {
-  if (spec.kind === "synthetic") return `Synthetic agent for load tests: streams ${spec.tokens} fixed tokens, not a model.`;
+  if (spec.kind === "synthetic")
+    return `Synthetic agent for load tests: streams ${spec.tokens} fixed tokens, not a model.`;
   if (spec.kind === "files") return "Answers from the project's uploaded files, citing file ids.";
-  return spec.embeddings ? `Embeddings on upstream model ${spec.model}.` : `Chat agent on upstream model ${spec.model}.`;
+  return spec.embeddings
+    ? `Embeddings on upstream model ${spec.model}.`
+    : `Chat agent on upstream model ${spec.model}.`;
 }

@@ -23,7 +23,8 @@ function messageTextUpTo(message: ChatMessage, max: number): string {
 
 /** The latest user message's text (its first `max` characters): what offline agents answer. */
 export function lastUserText(messages: ChatMessage[], max = Infinity): string {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return messageTextUpTo(messages[i], max);
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === "user") return messageTextUpTo(messages[i], max);
   return "";
 }
 

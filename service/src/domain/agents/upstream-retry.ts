@@ -21,7 +21,12 @@ export interface UpstreamCaller {
   agentId: string;
   retries: RetrySpec;
   /** One call of the upstream (llm-agent.ts); a failure worth another try is `retryable`. */
-  send(request: ChatRequest, ctx: AgentContext, stream: boolean, headersTimeout: number): Promise<Dispatcher.ResponseData>;
+  send(
+    request: ChatRequest,
+    ctx: AgentContext,
+    stream: boolean,
+    headersTimeout: number,
+  ): Promise<Dispatcher.ResponseData>;
   onError: UpstreamErrorListener;
 }
 

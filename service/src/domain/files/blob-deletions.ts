@@ -28,11 +28,7 @@ export class BlobDeletions {
   private readonly db: Db;
   private readonly blobs: BlobStore;
   private readonly log: Logger;
-  constructor(
-    db: Db,
-    blobs: BlobStore,
-    log: Logger,
-  ) {
+  constructor(db: Db, blobs: BlobStore, log: Logger) {
     this.db = db;
     this.blobs = blobs;
     this.log = log;
@@ -103,9 +99,12 @@ export class BlobDeletions {
   }
 
   async pending(): Promise<PendingDeletion[]> {
-    const { rows } = await this.db.query<{ blob_key: string; reason: string; attempts: number; last_error: string | null }>(
-      "SELECT blob_key, reason, attempts, last_error FROM blob_deletions ORDER BY created_at",
-    );
+    const { rows } = await this.db.query<{
+      blob_key: string;
+      reason: string;
+      attempts: number;
+      last_error: string | null;
+    }>("SELECT blob_key, reason, attempts, last_error FROM blob_deletions ORDER BY created_at");
     return rows.map((r) => ({ blobKey: r.blob_key, reason: r.reason, attempts: r.attempts, lastError: r.last_error }));
   }
 }

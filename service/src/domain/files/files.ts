@@ -42,7 +42,12 @@ export class Files {
   async begin(projectId: string): Promise<PendingUpload> {
     const id = newFileId();
     await this.deletions.uploadStarted(id);
-    return new PendingUpload(id, projectId, { db: this.db, blobs: this.blobs, deletions: this.deletions, maxBytes: this.maxBytes });
+    return new PendingUpload(id, projectId, {
+      db: this.db,
+      blobs: this.blobs,
+      deletions: this.deletions,
+      maxBytes: this.maxBytes,
+    });
   }
 
   /** A whole upload in one call, for callers that know the purpose first (MCP tools). */
@@ -52,7 +57,11 @@ export class Files {
   ): Promise<FileRecord> {
     const upload = await this.begin(projectId);
     try {
-      await upload.write(input.body, { filename: input.filename, mimeType: input.mimeType ?? "application/octet-stream" }, input.signal);
+      await upload.write(
+        input.body,
+        { filename: input.filename, mimeType: input.mimeType ?? "application/octet-stream" },
+        input.signal,
+      );
       return await upload.commit(input.purpose);
     } finally {
       await upload.discard();
@@ -78,7 +87,10 @@ export class Files {
   }
 
   async get(projectId: string, id: string): Promise<FileRecord | undefined> {
-    const { rows } = await this.db.query<FileRow>(`SELECT ${FILE_COLUMNS} FROM files WHERE id = $1 AND project_id = $2`, [id, projectId]);
+    const { rows } = await this.db.query<FileRow>(
+      `SELECT ${FILE_COLUMNS} FROM files WHERE id = $1 AND project_id = $2`,
+      [id, projectId],
+    );
     return rows[0] && toRecord(rows[0]);
   }
 
@@ -90,10 +102,10 @@ export class Files {
   /** Removes the row (the file is gone at once) and then its blob; a failed blob delete is retried later. */
   async delete(projectId: string, id: string): Promise<boolean> {
     const key = await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ blob_key: string }>("DELETE FROM files WHERE id = $1 AND project_id = $2 RETURNING blob_key", [
-        id,
-        projectId,
-      ]);
+      const { rows } = await tx.query<{ blob_key: string }>(
+        "DELETE FROM files WHERE id = $1 AND project_id = $2 RETURNING blob_key",
+        [id, projectId],
+      );
       if (!rows[0]) return undefined;
       await this.deletions.schedule(tx, rows[0].blob_key, "file deleted");
       return rows[0].blob_key;

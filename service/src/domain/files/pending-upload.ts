@@ -76,7 +76,16 @@ export class PendingUpload {
       const { rows } = await tx.query<FileRow>(
         `INSERT INTO files (id, project_id, filename, purpose, bytes, mime_type, sha256, blob_key, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $1, $8) RETURNING ${FILE_COLUMNS}`,
-        [this.id, this.projectId, w.filename, purpose, w.bytes, w.mimeType, Buffer.from(w.sha256, "hex"), fileIdTime(this.id)],
+        [
+          this.id,
+          this.projectId,
+          w.filename,
+          purpose,
+          w.bytes,
+          w.mimeType,
+          Buffer.from(w.sha256, "hex"),
+          fileIdTime(this.id),
+        ],
       );
       if (w.text !== undefined) await indexText(tx, this.projectId, this.id, w.text);
       await deletions.uploadCommitted(tx, this.id);

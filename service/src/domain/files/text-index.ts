@@ -110,12 +110,24 @@ function gramSnippet(content: string, grams: string[]): string {
  */
 export const MAX_QUESTION_CHARS = 4096;
 
-export async function searchText(db: Queryable, projectId: string, whole: string, limit: number): Promise<FileSearchHit[]> {
+export async function searchText(
+  db: Queryable,
+  projectId: string,
+  whole: string,
+  limit: number,
+): Promise<FileSearchHit[]> {
   const question = whole.slice(0, MAX_QUESTION_CHARS);
   const query = anyWordQuery(question);
   const grams = bigrams(question).slice(0, MAX_QUERY_GRAMS);
   if (!query && grams.length === 0) return [];
-  const { rows } = await db.query<{ file_id: string; filename: string; score: number; content: string; worded: boolean; snippet: string }>(
+  const { rows } = await db.query<{
+    file_id: string;
+    filename: string;
+    score: number;
+    content: string;
+    worded: boolean;
+    snippet: string;
+  }>(
     `WITH q AS (
        SELECT websearch_to_tsquery('english', $2) || websearch_to_tsquery('english', replace(phrasal_compounds($5), ' ', ' or ')) AS q,
               websearch_to_tsquery('english', $6) AS heads

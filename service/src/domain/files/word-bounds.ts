@@ -19,7 +19,9 @@ export function cutAt(text: string, limit: number): number {
   const space = text.lastIndexOf(" ", limit);
   if (space > limit / 2) return space;
   const head = text.slice(0, limit + 1);
-  const last = breaks(head).filter((i) => i > 0 && i <= limit).pop();
+  const last = breaks(head)
+    .filter((i) => i > 0 && i <= limit)
+    .pop();
   return last ?? limit;
 }
 

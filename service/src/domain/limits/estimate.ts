@@ -19,7 +19,8 @@ export function promptChars(messages: readonly ChatMessage[]): number {
   let chars = 0;
   for (const m of messages) {
     if (typeof m.content === "string") chars += m.content.length;
-    else if (Array.isArray(m.content)) for (const part of m.content) chars += typeof part.text === "string" ? part.text.length : 0;
+    else if (Array.isArray(m.content))
+      for (const part of m.content) chars += typeof part.text === "string" ? part.text.length : 0;
   }
   return chars;
 }
@@ -30,7 +31,14 @@ export interface RunEstimate {
 }
 
 /** The prompt from its characters; the answer from `max_tokens`/`max_completion_tokens`, else the agent's cap. */
-export function estimateRun(messages: readonly ChatMessage[], maxTokens: number | undefined, agentCap: number | undefined): RunEstimate {
+export function estimateRun(
+  messages: readonly ChatMessage[],
+  maxTokens: number | undefined,
+  agentCap: number | undefined,
+): RunEstimate {
   const cap = maxTokens ?? agentCap ?? DEFAULT_COMPLETION_ESTIMATE;
-  return { prompt: tokensOfChars(promptChars(messages)), completion: agentCap === undefined ? cap : Math.min(cap, agentCap) };
+  return {
+    prompt: tokensOfChars(promptChars(messages)),
+    completion: agentCap === undefined ? cap : Math.min(cap, agentCap),
+  };
 }

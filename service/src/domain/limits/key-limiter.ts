@@ -49,7 +49,8 @@ export class KeyLimiter {
 
   async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Reserved> {
     const shared = this.shared;
-    if (!shared || (this.degraded && Date.now() < this.nextProbeAt)) return { ...this.memory.reserveNow(key, limits, tokens), store: this.memory };
+    if (!shared || (this.degraded && Date.now() < this.nextProbeAt))
+      return { ...this.memory.reserveNow(key, limits, tokens), store: this.memory };
     try {
       const decision = await shared.reserve(key, limits, tokens);
       this.recovered();
@@ -77,7 +78,10 @@ export class KeyLimiter {
     this.degradedSince = Date.now();
     this.onDegraded(true);
     const { code, message } = err as NodeJS.ErrnoException;
-    this.log.warn({ code, reason: message }, "Redis (rate limits) is not answering; limits are counted per replica until it does");
+    this.log.warn(
+      { code, reason: message },
+      "Redis (rate limits) is not answering; limits are counted per replica until it does",
+    );
   }
 
   private recovered(): void {

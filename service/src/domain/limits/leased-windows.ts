@@ -74,11 +74,24 @@ export class LeasedWindows implements LimitWindows {
   private spend(key: string, limits: KeyLimits, tokens: number): Decision | undefined {
     const lease = this.leases.get(key);
     const now = performance.now();
-    if (!lease || lease.endsAt <= now || !sameLimits(lease, limits, tokens) || lease.requests < 1 || lease.tokens < tokens) return undefined;
+    if (
+      !lease ||
+      lease.endsAt <= now ||
+      !sameLimits(lease, limits, tokens) ||
+      lease.requests < 1 ||
+      lease.tokens < tokens
+    )
+      return undefined;
     lease.requests--;
     lease.tokens -= tokens;
     lease.lastUsed = now;
-    return { allowed: true, requests: ++lease.usedRequests, tokens: (lease.usedTokens += tokens), resetMs: lease.endsAt - now, window: lease.window };
+    return {
+      allowed: true,
+      requests: ++lease.usedRequests,
+      tokens: (lease.usedTokens += tokens),
+      resetMs: lease.endsAt - now,
+      window: lease.window,
+    };
   }
 
   /** Reserves in Redis, giving back the key's unused credit, and asking for more unless a grant is already on its way. */
@@ -96,7 +109,13 @@ export class LeasedWindows implements LimitWindows {
   }
 
   /** The Redis call; its credit is in the lease by the time it resolves. */
-  private async call(key: string, limits: KeyLimits, tokens: number, block: number, returned: Credit | undefined): Promise<Decision> {
+  private async call(
+    key: string,
+    limits: KeyLimits,
+    tokens: number,
+    block: number,
+    returned: Credit | undefined,
+  ): Promise<Decision> {
     const now = performance.now();
     const failures = this.failures;
     try {
@@ -141,7 +160,17 @@ export class LeasedWindows implements LimitWindows {
     let lease = this.leases.get(key);
     if (!lease || lease.window !== grant.window || lease.rpm !== limits.rpm || lease.tpm !== limits.tpm) {
       if (lease) this.giveBack(key, lease);
-      lease = { window: grant.window, endsAt: now + grant.resetMs, rpm: limits.rpm, tpm: limits.tpm, requests: 0, tokens: 0, usedRequests: 0, usedTokens: 0, lastUsed: now };
+      lease = {
+        window: grant.window,
+        endsAt: now + grant.resetMs,
+        rpm: limits.rpm,
+        tpm: limits.tpm,
+        requests: 0,
+        tokens: 0,
+        usedRequests: 0,
+        usedTokens: 0,
+        lastUsed: now,
+      };
       this.leases.set(key, lease);
     }
     const own = unused(lease);
@@ -163,7 +192,8 @@ export class LeasedWindows implements LimitWindows {
   /** The lease's unused credit goes back with the next settlement batch. */
   private giveBack(key: string, lease: Pick<Lease, "window" | "rpm" | "tpm" | "requests" | "tokens">): void {
     const credit = unused(lease);
-    if (credit.requests || credit.tokens) this.source.settle(key, credit.window, -credit.tokens, -credit.requests).catch(() => {});
+    if (credit.requests || credit.tokens)
+      this.source.settle(key, credit.window, -credit.tokens, -credit.requests).catch(() => {});
   }
 
   /** Gives back the credit of leases unused since `before`, and forgets leases whose window ended. */
@@ -189,5 +219,9 @@ function sameLimits(lease: Lease, limits: KeyLimits, tokens: number): boolean {
 
 /** What a lease has not spent, in the dimensions the key is limited in. */
 function unused(lease: Pick<Lease, "window" | "rpm" | "tpm" | "requests" | "tokens">): Credit {
-  return { window: lease.window, requests: lease.rpm === 0 ? 0 : lease.requests, tokens: lease.tpm === 0 ? 0 : lease.tokens };
+  return {
+    window: lease.window,
+    requests: lease.rpm === 0 ? 0 : lease.requests,
+    tokens: lease.tpm === 0 ? 0 : lease.tokens,
+  };
 }

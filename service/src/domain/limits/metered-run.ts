@@ -17,7 +17,10 @@ import { tokensOfChars, type RunEstimate } from "./estimate.js";
 export interface MeterSinks {
   limiter: KeyLimiter;
   usage: { record(usage: UsageRecord): void };
-  chat: { completed(model: string, stream: boolean, outcome: ChatOutcome): void; tokens(model: string, prompt: number, completion: number): void };
+  chat: {
+    completed(model: string, stream: boolean, outcome: ChatOutcome): void;
+    tokens(model: string, prompt: number, completion: number): void;
+  };
 }
 
 export interface RunOwner {
@@ -42,7 +45,13 @@ export class MeteredRun {
   /** The key's reservation; undefined for a key without a token limit (nothing to settle). */
   private readonly reserved: Reserved | undefined;
 
-  constructor(sinks: MeterSinks, owner: RunOwner, model: string, estimate: RunEstimate, reserved: Reserved | undefined) {
+  constructor(
+    sinks: MeterSinks,
+    owner: RunOwner,
+    model: string,
+    estimate: RunEstimate,
+    reserved: Reserved | undefined,
+  ) {
     this.sinks = sinks;
     this.owner = owner;
     this.model = model;
@@ -64,7 +73,11 @@ export class MeteredRun {
         this.relayedChars += event.text.length;
         break;
       case "usage":
-        this.reported = { prompt_tokens: event.promptTokens, completion_tokens: event.completionTokens, total_tokens: event.promptTokens + event.completionTokens };
+        this.reported = {
+          prompt_tokens: event.promptTokens,
+          completion_tokens: event.completionTokens,
+          total_tokens: event.promptTokens + event.completionTokens,
+        };
         break;
     }
   }
@@ -73,7 +86,11 @@ export class MeteredRun {
   get usage(): RunUsage {
     if (this.reported) return this.reported;
     const completion = tokensOfChars(this.relayedChars);
-    return { prompt_tokens: this.estimate.prompt, completion_tokens: completion, total_tokens: this.estimate.prompt + completion };
+    return {
+      prompt_tokens: this.estimate.prompt,
+      completion_tokens: completion,
+      total_tokens: this.estimate.prompt + completion,
+    };
   }
 
   /** The run is over, by any cause: record and settle once. */
@@ -84,7 +101,18 @@ export class MeteredRun {
     sinks.chat.completed(model, streamed, outcome);
     const usage = this.usage;
     sinks.chat.tokens(model, usage.prompt_tokens, usage.completion_tokens);
-    sinks.usage.record({ projectId: owner.projectId, keyId: owner.keyId, model, inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
-    if (this.reserved) sinks.limiter.settle(this.reserved, owner.keyId, usage.total_tokens - this.estimate.prompt - this.estimate.completion);
+    sinks.usage.record({
+      projectId: owner.projectId,
+      keyId: owner.keyId,
+      model,
+      inputTokens: usage.prompt_tokens,
+      outputTokens: usage.completion_tokens,
+    });
+    if (this.reserved)
+      sinks.limiter.settle(
+        this.reserved,
+        owner.keyId,
+        usage.total_tokens - this.estimate.prompt - this.estimate.completion,
+      );
   }
 }

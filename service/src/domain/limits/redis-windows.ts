@@ -79,7 +79,18 @@ const SETTLE_BATCH_MS = 20;
 type Reply = [number, number, number, number, string, number, number];
 
 interface LimitCommands {
-  agentportReserve(key: string, rpm: number, tpm: number, tokens: number, windowMs: number, id: string, block: number, returnedWindow: string, returnedRequests: number, returnedTokens: number): Promise<Reply>;
+  agentportReserve(
+    key: string,
+    rpm: number,
+    tpm: number,
+    tokens: number,
+    windowMs: number,
+    id: string,
+    block: number,
+    returnedWindow: string,
+    returnedRequests: number,
+    returnedTokens: number,
+  ): Promise<Reply>;
   agentportSettle(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
 }
 
@@ -110,7 +121,14 @@ export class RedisWindows implements CreditWindows {
       returned?.requests ?? 0,
       returned?.tokens ?? 0,
     );
-    return { allowed: allowed === 1, requests, tokens: used, resetMs, window, credit: { requests: creditRequests, tokens: creditTokens } };
+    return {
+      allowed: allowed === 1,
+      requests,
+      tokens: used,
+      resetMs,
+      window,
+      credit: { requests: creditRequests, tokens: creditTokens },
+    };
   }
 
   private pending = new Map<string, { key: string; window: string; delta: number; requests: number }>();

@@ -20,7 +20,12 @@ function str(item: Raw, field: string, param: string, optional = false): string 
     if (optional) return undefined;
     throw missingParam(`${param}.${field}`);
   }
-  if (typeof value !== "string") throw invalidParam(`${param}.${field}`, `Invalid type for '${param}.${field}': expected a string.`, "invalid_value");
+  if (typeof value !== "string")
+    throw invalidParam(
+      `${param}.${field}`,
+      `Invalid type for '${param}.${field}': expected a string.`,
+      "invalid_value",
+    );
   return value;
 }
 
@@ -31,19 +36,36 @@ function part(raw: unknown, param: string): ContentPart {
   if (type === "refusal") return { type, refusal: str(raw, "refusal", param)! };
   if (type === "input_image") {
     const url = str(raw, "image_url", param, true);
-    if (url === undefined) throw invalidParam(`${param}.image_url`, `Only images given by 'image_url' are supported ('file_id' is not).`, "unsupported_value");
+    if (url === undefined)
+      throw invalidParam(
+        `${param}.image_url`,
+        `Only images given by 'image_url' are supported ('file_id' is not).`,
+        "unsupported_value",
+      );
     const detail = str(raw, "detail", param, true);
     return { type, image_url: url, ...(detail !== undefined && { detail }) };
   }
-  throw invalidParam(`${param}.type`, `Invalid content type '${String(type).slice(0, 64)}' in '${param}': supported are input_text, input_image, output_text and refusal.`, "unsupported_value");
+  throw invalidParam(
+    `${param}.type`,
+    `Invalid content type '${String(type).slice(0, 64)}' in '${param}': supported are input_text, input_image, output_text and refusal.`,
+    "unsupported_value",
+  );
 }
 
 function message(raw: Raw, param: string): InputItem {
   const role = raw.role;
-  if (typeof role !== "string" || !ROLES.has(role)) throw invalidParam(`${param}.role`, `Invalid value for '${param}.role': expected user, assistant, system or developer.`);
+  if (typeof role !== "string" || !ROLES.has(role))
+    throw invalidParam(
+      `${param}.role`,
+      `Invalid value for '${param}.role': expected user, assistant, system or developer.`,
+    );
   const content = raw.content;
   if (typeof content === "string") return { type: "message", role: role as "user", content };
-  if (!Array.isArray(content)) throw invalidParam(`${param}.content`, `Invalid type for '${param}.content': expected a string or a list of content parts.`);
+  if (!Array.isArray(content))
+    throw invalidParam(
+      `${param}.content`,
+      `Invalid type for '${param}.content': expected a string or a list of content parts.`,
+    );
   return { type: "message", role: role as "user", content: content.map((p, j) => part(p, `${param}.content[${j}]`)) };
 }
 
@@ -51,15 +73,31 @@ function item(raw: unknown, param: string): InputItem | undefined {
   if (!isObject(raw)) throw invalidParam(param, `Invalid type for '${param}': expected an input item object.`);
   const type = raw.type ?? (raw.role !== undefined ? "message" : undefined);
   if (type === "message") return message(raw, param);
-  const extra = { ...(typeof raw.id === "string" && { id: raw.id }), ...(typeof raw.status === "string" && { status: raw.status }) };
-  if (type === "function_call") return { type, call_id: str(raw, "call_id", param)!, name: str(raw, "name", param)!, arguments: str(raw, "arguments", param)!, ...extra };
+  const extra = {
+    ...(typeof raw.id === "string" && { id: raw.id }),
+    ...(typeof raw.status === "string" && { status: raw.status }),
+  };
+  if (type === "function_call")
+    return {
+      type,
+      call_id: str(raw, "call_id", param)!,
+      name: str(raw, "name", param)!,
+      arguments: str(raw, "arguments", param)!,
+      ...extra,
+    };
   if (type === "function_call_output") {
     const output = raw.output;
-    const text = Array.isArray(output) ? output.map((p, j) => textOf(part(p, `${param}.output[${j}]`))).join("") : str(raw, "output", param)!;
+    const text = Array.isArray(output)
+      ? output.map((p, j) => textOf(part(p, `${param}.output[${j}]`))).join("")
+      : str(raw, "output", param)!;
     return { type, call_id: str(raw, "call_id", param)!, output: text, ...extra };
   }
   if (type === "reasoning") return undefined;
-  throw invalidParam(`${param}.type`, `Invalid input item type '${String(type).slice(0, 64)}' in '${param}': supported are message, function_call, function_call_output and reasoning.`, "unsupported_value");
+  throw invalidParam(
+    `${param}.type`,
+    `Invalid input item type '${String(type).slice(0, 64)}' in '${param}': supported are message, function_call, function_call_output and reasoning.`,
+    "unsupported_value",
+  );
 }
 
 /** The text a part carries (none for an image). */

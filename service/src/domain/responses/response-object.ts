@@ -61,13 +61,34 @@ export interface ChatAnswer {
 /** The answer's output items: its text (or refusal) as one message, then each tool call. */
 export function outputItems(answer: ChatAnswer): OutputItem[] {
   const items: OutputItem[] = [];
-  const status = answer.finishReason === "length" || answer.finishReason === "content_filter" ? "incomplete" : "completed";
-  if (answer.refusal) items.push({ type: "message", id: newId("msg"), status, role: "assistant", content: [{ type: "refusal", refusal: answer.refusal }] });
+  const status =
+    answer.finishReason === "length" || answer.finishReason === "content_filter" ? "incomplete" : "completed";
+  if (answer.refusal)
+    items.push({
+      type: "message",
+      id: newId("msg"),
+      status,
+      role: "assistant",
+      content: [{ type: "refusal", refusal: answer.refusal }],
+    });
   else if (answer.content || !answer.toolCalls?.length) {
-    items.push({ type: "message", id: newId("msg"), status, role: "assistant", content: [{ type: "output_text", text: answer.content, annotations: [], logprobs: [] }] });
+    items.push({
+      type: "message",
+      id: newId("msg"),
+      status,
+      role: "assistant",
+      content: [{ type: "output_text", text: answer.content, annotations: [], logprobs: [] }],
+    });
   }
   for (const call of answer.toolCalls ?? []) {
-    items.push({ type: "function_call", id: newId("fc"), call_id: call.id ?? newId("fc"), name: call.function?.name ?? "", arguments: call.function?.arguments ?? "", status: "completed" });
+    items.push({
+      type: "function_call",
+      id: newId("fc"),
+      call_id: call.id ?? newId("fc"),
+      name: call.function?.name ?? "",
+      arguments: call.function?.arguments ?? "",
+      status: "completed",
+    });
   }
   return items;
 }
@@ -83,9 +104,21 @@ export function responseUsage(usage: { prompt_tokens: number; completion_tokens:
 }
 
 /** The response once its answer is complete: `incomplete` when it was cut at max_output_tokens or filtered. */
-export function finished(response: ResponseObject, output: OutputItem[], finishReason: string, usage: ResponseUsage): ResponseObject {
-  const reason = finishReason === "length" ? "max_output_tokens" : finishReason === "content_filter" ? "content_filter" : undefined;
-  return { ...response, status: reason ? "incomplete" : "completed", incomplete_details: reason ? { reason } : null, output, usage };
+export function finished(
+  response: ResponseObject,
+  output: OutputItem[],
+  finishReason: string,
+  usage: ResponseUsage,
+): ResponseObject {
+  const reason =
+    finishReason === "length" ? "max_output_tokens" : finishReason === "content_filter" ? "content_filter" : undefined;
+  return {
+    ...response,
+    status: reason ? "incomplete" : "completed",
+    incomplete_details: reason ? { reason } : null,
+    output,
+    usage,
+  };
 }
 
 /** The response of a run that failed after it began (a stream's `response.failed`). */
@@ -100,14 +133,29 @@ export function failed(response: ResponseObject, output: OutputItem[], code: str
  */
 export function adopted(ours: ResponseObject, theirs: Record<string, unknown>): ResponseObject {
   const { id, created_at, model, previous_response_id, store, metadata } = ours;
-  return { ...ours, ...theirs, object: "response", id, created_at, model, previous_response_id, store, metadata } as ResponseObject;
+  return {
+    ...ours,
+    ...theirs,
+    object: "response",
+    id,
+    created_at,
+    model,
+    previous_response_id,
+    store,
+    metadata,
+  } as ResponseObject;
 }
 
 /** An upstream response's usage in chat terms, when it reported counts. */
-export function reportedUsage(response: Record<string, unknown>): { promptTokens: number; completionTokens: number } | undefined {
+export function reportedUsage(
+  response: Record<string, unknown>,
+): { promptTokens: number; completionTokens: number } | undefined {
   const usage = response.usage as { input_tokens?: unknown; output_tokens?: unknown } | null | undefined;
-  const count = (n: unknown) => (Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) < 2 ** 31 ? (n as number) : undefined);
+  const count = (n: unknown) =>
+    Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) < 2 ** 31 ? (n as number) : undefined;
   const prompt = count(usage?.input_tokens);
   const completion = count(usage?.output_tokens);
-  return prompt === undefined || completion === undefined ? undefined : { promptTokens: prompt, completionTokens: completion };
+  return prompt === undefined || completion === undefined
+    ? undefined
+    : { promptTokens: prompt, completionTokens: completion };
 }

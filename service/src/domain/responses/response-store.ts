@@ -35,7 +35,8 @@ export class ResponseStore {
   constructor(db: Db, opts: ResponseStoreOptions = {}) {
     this.db = db;
     const days = opts.retentionDays ?? 0;
-    if (!Number.isSafeInteger(days) || days < 0) throw new RangeError(`retentionDays must be a whole number of days, not ${days}`);
+    if (!Number.isSafeInteger(days) || days < 0)
+      throw new RangeError(`retentionDays must be a whole number of days, not ${days}`);
     // Inlined (a checked integer): every query keeps its own parameters, and the planner sees a constant.
     this.cutoff = days > 0 ? `now() - interval '${days} days'` : undefined;
     this.live = (table = "") => (this.cutoff ? `${table}created_at > ${this.cutoff}` : "true");
@@ -46,23 +47,40 @@ export class ResponseStore {
     const body = JSON.stringify(response);
     await this.db.query(
       "INSERT INTO responses (id, project_id, previous_response_id, created_at, input_items, response, bytes) VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7)",
-      [response.id, projectId, response.previous_response_id, response.created_at, input, body, Buffer.byteLength(input) + Buffer.byteLength(body)],
+      [
+        response.id,
+        projectId,
+        response.previous_response_id,
+        response.created_at,
+        input,
+        body,
+        Buffer.byteLength(input) + Buffer.byteLength(body),
+      ],
     );
   }
 
   async get(projectId: string, id: string): Promise<ResponseObject | undefined> {
-    const { rows } = await this.db.query<{ response: string }>(`SELECT response FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`, [projectId, id]);
+    const { rows } = await this.db.query<{ response: string }>(
+      `SELECT response FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`,
+      [projectId, id],
+    );
     return rows[0] && (JSON.parse(rows[0].response) as ResponseObject);
   }
 
   async inputItems(projectId: string, id: string): Promise<InputItem[] | undefined> {
-    const { rows } = await this.db.query<{ input_items: string }>(`SELECT input_items FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`, [projectId, id]);
+    const { rows } = await this.db.query<{ input_items: string }>(
+      `SELECT input_items FROM responses WHERE project_id = $1 AND id = $2 AND ${this.live()}`,
+      [projectId, id],
+    );
     return rows[0] && (JSON.parse(rows[0].input_items) as InputItem[]);
   }
 
   /** True when it was there to delete; an expired row goes too, but was not there for the caller. */
   async delete(projectId: string, id: string): Promise<boolean> {
-    const { rows } = await this.db.query<{ live: boolean }>(`DELETE FROM responses WHERE project_id = $1 AND id = $2 RETURNING ${this.live()} AS live`, [projectId, id]);
+    const { rows } = await this.db.query<{ live: boolean }>(
+      `DELETE FROM responses WHERE project_id = $1 AND id = $2 RETURNING ${this.live()} AS live`,
+      [projectId, id],
+    );
     return rows[0]?.live === true;
   }
 
@@ -99,10 +117,15 @@ export class ResponseStore {
       [projectId, id, MAX_CHAIN_DEPTH],
     );
     if (!links.length) return undefined;
-    if (links.length > MAX_CHAIN_DEPTH) throw new ConversationTooLong(`the conversation chains more than ${MAX_CHAIN_DEPTH} responses`);
+    if (links.length > MAX_CHAIN_DEPTH)
+      throw new ConversationTooLong(`the conversation chains more than ${MAX_CHAIN_DEPTH} responses`);
     const bytes = links.reduce((sum, link) => sum + Number(link.bytes), 0);
-    if (bytes > MAX_CHAIN_BYTES) throw new ConversationTooLong(`the conversation's stored items exceed ${MAX_CHAIN_BYTES} bytes`);
-    const { rows } = await this.db.query<Row>(`SELECT id, input_items, response FROM responses WHERE project_id = $1 AND id = ANY($2) AND ${this.live()}`, [projectId, links.map((l) => l.id)]);
+    if (bytes > MAX_CHAIN_BYTES)
+      throw new ConversationTooLong(`the conversation's stored items exceed ${MAX_CHAIN_BYTES} bytes`);
+    const { rows } = await this.db.query<Row>(
+      `SELECT id, input_items, response FROM responses WHERE project_id = $1 AND id = ANY($2) AND ${this.live()}`,
+      [projectId, links.map((l) => l.id)],
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
     const items: InputItem[] = [];
     for (const link of links) {
@@ -123,8 +146,18 @@ export class ResponseStore {
  * Responses API may answer with (reasoning, its built-in tools' calls) are not carried over.
  */
 function asInput(item: OutputItem): InputItem | undefined {
-  if (item.type === "function_call") return { type: "function_call", id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments, status: item.status };
+  if (item.type === "function_call")
+    return {
+      type: "function_call",
+      id: item.id,
+      call_id: item.call_id,
+      name: item.name,
+      arguments: item.arguments,
+      status: item.status,
+    };
   if (item.type !== "message" || !Array.isArray(item.content)) return undefined;
-  const content = item.content.flatMap((p): ContentPart[] => (p.type === "refusal" ? [p] : p.type === "output_text" ? [{ type: "output_text", text: p.text }] : []));
+  const content = item.content.flatMap((p): ContentPart[] =>
+    p.type === "refusal" ? [p] : p.type === "output_text" ? [{ type: "output_text", text: p.text }] : [],
+  );
   return { type: "message", role: "assistant", content, id: item.id, status: item.status };
 }

@@ -43,7 +43,12 @@ export class RetentionSweep {
   private running?: Promise<void>;
   private stopped = false;
 
-  constructor(store: Pick<ResponseStore, "deleteExpired">, log: SweepLog, opts: RetentionSweepOptions = DEFAULT_SWEEP, counts: SweepCounts = UNCOUNTED) {
+  constructor(
+    store: Pick<ResponseStore, "deleteExpired">,
+    log: SweepLog,
+    opts: RetentionSweepOptions = DEFAULT_SWEEP,
+    counts: SweepCounts = UNCOUNTED,
+  ) {
     this.store = store;
     this.log = log;
     this.opts = opts;
@@ -77,7 +82,10 @@ export class RetentionSweep {
         },
         (err: unknown) => {
           this.counts.failed();
-          this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "expired responses sweep failed; the next run retries");
+          this.log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            "expired responses sweep failed; the next run retries",
+          );
         },
       );
       void this.running.then(next);

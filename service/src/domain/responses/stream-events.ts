@@ -48,7 +48,10 @@ export class ResponseEvents {
   }
 
   start(): StreamEvent[] {
-    return [this.event("response.created", { response: this.response }), this.event("response.in_progress", { response: this.response })];
+    return [
+      this.event("response.created", { response: this.response }),
+      this.event("response.in_progress", { response: this.response }),
+    ];
   }
 
   text(delta: string): StreamEvent[] {
@@ -57,7 +60,15 @@ export class ResponseEvents {
     const events = this.message ? [] : this.openMessage();
     const { item, part } = this.message!;
     part.text += delta;
-    events.push(this.event("response.output_text.delta", { item_id: item.id, output_index: this.output.indexOf(item), content_index: 0, delta, logprobs: [] }));
+    events.push(
+      this.event("response.output_text.delta", {
+        item_id: item.id,
+        output_index: this.output.indexOf(item),
+        content_index: 0,
+        delta,
+        logprobs: [],
+      }),
+    );
     return events;
   }
 
@@ -71,16 +82,31 @@ export class ResponseEvents {
     const key = delta.index ?? this.calls.size;
     let call = this.calls.get(key);
     if (!call) {
-      call = { type: "function_call", id: newId("fc"), call_id: delta.id ?? newId("fc"), name: delta.function?.name ?? "", arguments: "", status: "in_progress" };
+      call = {
+        type: "function_call",
+        id: newId("fc"),
+        call_id: delta.id ?? newId("fc"),
+        name: delta.function?.name ?? "",
+        arguments: "",
+        status: "in_progress",
+      };
       this.calls.set(key, call);
       this.output.push(call);
-      events.push(this.event("response.output_item.added", { output_index: this.output.length - 1, item: { ...call } }));
+      events.push(
+        this.event("response.output_item.added", { output_index: this.output.length - 1, item: { ...call } }),
+      );
     }
     const args = delta.function?.arguments;
     if (args) {
       this.grow(args.length);
       call.arguments += args;
-      events.push(this.event("response.function_call_arguments.delta", { item_id: call.id, output_index: this.output.indexOf(call), delta: args }));
+      events.push(
+        this.event("response.function_call_arguments.delta", {
+          item_id: call.id,
+          output_index: this.output.indexOf(call),
+          delta: args,
+        }),
+      );
     }
     return events;
   }
@@ -92,12 +118,23 @@ export class ResponseEvents {
     for (const call of this.calls.values()) {
       call.status = "completed";
       const output_index = this.output.indexOf(call);
-      events.push(this.event("response.function_call_arguments.done", { item_id: call.id, output_index, name: call.name, arguments: call.arguments }));
+      events.push(
+        this.event("response.function_call_arguments.done", {
+          item_id: call.id,
+          output_index,
+          name: call.name,
+          arguments: call.arguments,
+        }),
+      );
       events.push(this.event("response.output_item.done", { output_index, item: call }));
     }
     this.calls.clear();
     this.response = finished(this.response, this.output, reason, usage);
-    events.push(this.event(this.response.status === "incomplete" ? "response.incomplete" : "response.completed", { response: this.response }));
+    events.push(
+      this.event(this.response.status === "incomplete" ? "response.incomplete" : "response.completed", {
+        response: this.response,
+      }),
+    );
     return events;
   }
 
@@ -120,7 +157,12 @@ export class ResponseEvents {
     const output_index = this.output.length - 1;
     return [
       this.event("response.output_item.added", { output_index, item: { ...item, content: [] } }),
-      this.event("response.content_part.added", { item_id: item.id, output_index, content_index: 0, part: { ...part } }),
+      this.event("response.content_part.added", {
+        item_id: item.id,
+        output_index,
+        content_index: 0,
+        part: { ...part },
+      }),
     ];
   }
 
@@ -132,7 +174,13 @@ export class ResponseEvents {
     item.status = "completed";
     const output_index = this.output.indexOf(item);
     return [
-      this.event("response.output_text.done", { item_id: item.id, output_index, content_index: 0, text: part.text, logprobs: [] }),
+      this.event("response.output_text.done", {
+        item_id: item.id,
+        output_index,
+        content_index: 0,
+        text: part.text,
+        logprobs: [],
+      }),
       this.event("response.content_part.done", { item_id: item.id, output_index, content_index: 0, part }),
       this.event("response.output_item.done", { output_index, item }),
     ];
@@ -140,7 +188,13 @@ export class ResponseEvents {
 
   private refusalItem(): StreamEvent[] {
     const part = { type: "refusal" as const, refusal: this.refusal };
-    const item: Message = { type: "message", id: newId("msg"), status: "completed", role: "assistant", content: [part] };
+    const item: Message = {
+      type: "message",
+      id: newId("msg"),
+      status: "completed",
+      role: "assistant",
+      content: [part],
+    };
     this.output.push(item);
     const output_index = this.output.length - 1;
     const ids = { item_id: item.id, output_index, content_index: 0 };

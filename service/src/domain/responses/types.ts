@@ -18,7 +18,13 @@ export type ContentPart = TextPart | ImagePart | { type: "refusal"; refusal: str
 
 /** One conversation item, as the client sent it or as an answer's output carries it. */
 export type InputItem =
-  | { type: "message"; role: "user" | "assistant" | "system" | "developer"; content: string | ContentPart[]; id?: string; status?: string }
+  | {
+      type: "message";
+      role: "user" | "assistant" | "system" | "developer";
+      content: string | ContentPart[];
+      id?: string;
+      status?: string;
+    }
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string; status?: string }
   | { type: "function_call_output"; call_id: string; output: string; id?: string; status?: string };
 
@@ -32,8 +38,21 @@ export interface OutputText {
 
 /** An output item of an answer: the assistant's message, or a call of one of the client's functions. */
 export type OutputItem =
-  | { type: "message"; id: string; status: "completed" | "in_progress" | "incomplete"; role: "assistant"; content: Array<OutputText | { type: "refusal"; refusal: string }> }
-  | { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: "completed" | "in_progress" | "incomplete" };
+  | {
+      type: "message";
+      id: string;
+      status: "completed" | "in_progress" | "incomplete";
+      role: "assistant";
+      content: Array<OutputText | { type: "refusal"; refusal: string }>;
+    }
+  | {
+      type: "function_call";
+      id: string;
+      call_id: string;
+      name: string;
+      arguments: string;
+      status: "completed" | "in_progress" | "incomplete";
+    };
 
 export interface ResponseUsage {
   input_tokens: number;

@@ -42,7 +42,8 @@ export interface UsageRecord {
   outputTokens: number;
 }
 
-const sumsId = (minuteMs: number, projectId: string, keyId: string, model: string) => `${minuteMs}\n${projectId}\n${keyId}\n${model}`;
+const sumsId = (minuteMs: number, projectId: string, keyId: string, model: string) =>
+  `${minuteMs}\n${projectId}\n${keyId}\n${model}`;
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 /** PostgreSQL refused the values themselves (data exception, constraint): a retry of that row fails the same way. */
@@ -84,7 +85,8 @@ export class UsageMeter {
   }
 
   start(): void {
-    const failed = (err: unknown) => this.log.warn({ why: (err as Error).message }, "usage: a write failed; its sums are kept for the next");
+    const failed = (err: unknown) =>
+      this.log.warn({ why: (err as Error).message }, "usage: a write failed; its sums are kept for the next");
     this.timer = setInterval(() => void this.flush().catch(failed), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
@@ -103,14 +105,18 @@ export class UsageMeter {
     const { projectId, keyId, model } = usage;
     let { inputTokens, outputTokens } = usage;
     if (!isCount(inputTokens) || !isCount(outputTokens)) {
-      this.log.warn({ projectId, keyId, model, inputTokens: String(inputTokens), outputTokens: String(outputTokens) }, "usage: a token count that is not a count was recorded as 0");
+      this.log.warn(
+        { projectId, keyId, model, inputTokens: String(inputTokens), outputTokens: String(outputTokens) },
+        "usage: a token count that is not a count was recorded as 0",
+      );
       inputTokens = isCount(inputTokens) ? inputTokens : 0;
       outputTokens = isCount(outputTokens) ? outputTokens : 0;
     }
     const id = sumsId(minuteMs, projectId, keyId, model);
     const known = this.pending.get(id);
     if (known) addTo(known, 1, inputTokens, outputTokens);
-    else this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens, failures: 0 });
+    else
+      this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens, failures: 0 });
   }
 
   /** Sums a failed write took out, put back for the next flush; dropped (logged) after MAX_ATTEMPTS. */
@@ -118,7 +124,20 @@ export class UsageMeter {
     if (++sums.failures >= MAX_ATTEMPTS || refusedValues(err)) {
       const { projectId, keyId, model, minuteMs, requests, inputTokens, outputTokens, failures } = sums;
       const why = (err as Error).message;
-      this.log.error({ projectId, keyId, model, minute: new Date(minuteMs).toISOString(), requests, inputTokens, outputTokens, failures, why }, "usage: sums the store would not take were dropped");
+      this.log.error(
+        {
+          projectId,
+          keyId,
+          model,
+          minute: new Date(minuteMs).toISOString(),
+          requests,
+          inputTokens,
+          outputTokens,
+          failures,
+          why,
+        },
+        "usage: sums the store would not take were dropped",
+      );
       return;
     }
     const id = sumsId(sums.minuteMs, sums.projectId, sums.keyId, sums.model);
@@ -147,7 +166,8 @@ export class UsageMeter {
         throw err;
       }
       // One row the store refuses must not hold back the others: each is written on its own.
-      for (const sums of batch) await this.db.query(INSERT, rowsOf([sums])).catch((rowErr: unknown) => this.add(sums, rowErr));
+      for (const sums of batch)
+        await this.db.query(INSERT, rowsOf([sums])).catch((rowErr: unknown) => this.add(sums, rowErr));
     }
   }
 }

@@ -80,12 +80,19 @@ export async function usageReport(db: Queryable, q: UsageQuery): Promise<UsagePa
   const count = Math.min(all, q.limit);
   const until = Math.min(q.endTime, first + count * width);
 
-  const params: unknown[] = [q.projectId, new Date(first * 1000).toISOString(), new Date(until * 1000).toISOString(), `${width} seconds`];
+  const params: unknown[] = [
+    q.projectId,
+    new Date(first * 1000).toISOString(),
+    new Date(until * 1000).toISOString(),
+    `${width} seconds`,
+  ];
   const filters: string[] = [];
   if (q.apiKeyIds?.length) filters.push(`AND api_key_id = ANY($${params.push(q.apiKeyIds)}::text[])`);
   if (q.models?.length) filters.push(`AND model = ANY($${params.push(q.models)}::text[])`);
   const groups = q.groupBy.map((g) => `, ${g}`).join("");
-  const nulls = GROUP_BY.filter((g) => !q.groupBy.includes(g)).map((g) => `, NULL::text AS ${g}`).join("");
+  const nulls = GROUP_BY.filter((g) => !q.groupBy.includes(g))
+    .map((g) => `, NULL::text AS ${g}`)
+    .join("");
   const { rows } = await db.query<Row>(
     `SELECT date_bin($4::interval, minute, TIMESTAMPTZ 'epoch') AS bucket${groups}${nulls},
             sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
@@ -120,5 +127,10 @@ export async function usageReport(db: Queryable, q: UsageQuery): Promise<UsagePa
     });
   }
   const hasMore = count < all;
-  return { object: "page", data: buckets, has_more: hasMore, next_page: hasMore ? pageCursor(first + count * width) : null };
+  return {
+    object: "page",
+    data: buckets,
+    has_more: hasMore,
+    next_page: hasMore ? pageCursor(first + count * width) : null,
+  };
 }

@@ -23,7 +23,9 @@ const AskInput = {
     .min(1)
     .max(200)
     .optional()
-    .describe("A whole conversation, oldest first, ending with the user's message. Give this instead of question for multi-turn use."),
+    .describe(
+      "A whole conversation, oldest first, ending with the user's message. Give this instead of question for multi-turn use.",
+    ),
 };
 
 function describe(agent: AgentInfo): string {
@@ -48,7 +50,8 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         annotations: { readOnlyHint: true, openWorldHint: info.kind === "llm" },
       },
       async ({ question, messages }, extra) => {
-        if (!question && !messages) return errorResult("Give either 'question' (a string) or 'messages' (a conversation).");
+        if (!question && !messages)
+          return errorResult("Give either 'question' (a string) or 'messages' (a conversation).");
         const conversation: ChatMessage[] = messages ?? [{ role: "user", content: question! }];
         if (question && messages) conversation.push({ role: "user", content: question });
         const agent = agents.resolve(principal.projectId, info.modelId);
@@ -56,7 +59,11 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         // Every run is metered and limited like a chat completion: one request unit and its tokens.
         let metered: McpMeteredRun;
         try {
-          metered = await deps.startRun({ model: agent.modelId, messages: conversation, agentCap: agent.maxCompletionTokens });
+          metered = await deps.startRun({
+            model: agent.modelId,
+            messages: conversation,
+            agentCap: agent.maxCompletionTokens,
+          });
         } catch (err) {
           return errorResult(failureMessage(err, `Asking "${info.id}"`));
         }
@@ -69,10 +76,20 @@ export function registerAgentTools(server: McpServer, deps: McpServerDeps, reser
         try {
           // Without a progress token nobody watches the stream: an llm agent may ask its upstream for one reply.
           const request = { messages: conversation, stream: progressToken === undefined ? false : undefined };
-          for await (const event of agent.run(request, { projectId: principal.projectId, signal, upstreamSignal: signal, log: deps.log })) {
+          for await (const event of agent.run(request, {
+            projectId: principal.projectId,
+            signal,
+            upstreamSignal: signal,
+            log: deps.log,
+          })) {
             metered.saw(event);
             // An llm agent relays its upstream's answer: its text is read off the way.
-            const texts = event.type === "contents" ? event.texts : event.type === "content" || event.type === "chunks" || event.type === "completion" ? [event.text] : [];
+            const texts =
+              event.type === "contents"
+                ? event.texts
+                : event.type === "content" || event.type === "chunks" || event.type === "completion"
+                  ? [event.text]
+                  : [];
             for (const text of texts) {
               if (!text) continue;
               answer += text;

@@ -13,7 +13,13 @@ export const FILE_TOOL_NAMES = ["list_files", "read_file", "search_files", "uplo
 /** Largest slice `read_file` returns at once: big enough to be useful, small enough for a context window. */
 export const READ_MAX_BYTES = 64 * 1024;
 
-const fileJson = (f: McpFileRecord) => ({ id: f.id, filename: f.filename, bytes: f.bytes, created_at: f.createdAt, purpose: f.purpose });
+const fileJson = (f: McpFileRecord) => ({
+  id: f.id,
+  filename: f.filename,
+  bytes: f.bytes,
+  created_at: f.createdAt,
+  purpose: f.purpose,
+});
 
 export function registerFileTools(server: McpServer, deps: McpServerDeps): void {
   registerListFiles(server, deps);
@@ -23,12 +29,16 @@ export function registerFileTools(server: McpServer, deps: McpServerDeps): void 
 }
 
 function registerListFiles(server: McpServer, deps: McpServerDeps): void {
-  const { files, principal: { projectId } } = deps;
+  const {
+    files,
+    principal: { projectId },
+  } = deps;
   server.registerTool(
     "list_files",
     {
       title: "List files",
-      description: "List the files uploaded to this project, oldest first. Page with 'after' set to the last id of the previous page.",
+      description:
+        "List the files uploaded to this project, oldest first. Page with 'after' set to the last id of the previous page.",
       inputSchema: {
         limit: z.number().int().min(1).max(100).default(20).describe("How many files to return (1-100, default 20)."),
         after: z.string().min(1).optional().describe("Return files after this file id (from the previous page)."),
@@ -38,7 +48,11 @@ function registerListFiles(server: McpServer, deps: McpServerDeps): void {
     async ({ limit, after }) => {
       try {
         const page = await files.list(projectId, { limit, after });
-        return jsonResult({ files: page.data.map(fileJson), has_more: page.hasMore, next_after: page.hasMore ? (page.data.at(-1)?.id ?? null) : null });
+        return jsonResult({
+          files: page.data.map(fileJson),
+          has_more: page.hasMore,
+          next_after: page.hasMore ? (page.data.at(-1)?.id ?? null) : null,
+        });
       } catch (err) {
         return errorResult(failureMessage(err, "Listing files"));
       }
@@ -47,7 +61,10 @@ function registerListFiles(server: McpServer, deps: McpServerDeps): void {
 }
 
 function registerReadFile(server: McpServer, deps: McpServerDeps): void {
-  const { files, principal: { projectId } } = deps;
+  const {
+    files,
+    principal: { projectId },
+  } = deps;
   server.registerTool(
     "read_file",
     {
@@ -58,7 +75,13 @@ function registerReadFile(server: McpServer, deps: McpServerDeps): void {
       inputSchema: {
         file_id: z.string().min(1).describe("The file's id, as list_files or search_files return it."),
         offset: z.number().int().min(0).default(0).describe("Byte offset to start reading at (default 0)."),
-        max_bytes: z.number().int().min(16).max(READ_MAX_BYTES).default(READ_MAX_BYTES).describe(`Most bytes to return (16-${READ_MAX_BYTES}).`),
+        max_bytes: z
+          .number()
+          .int()
+          .min(16)
+          .max(READ_MAX_BYTES)
+          .default(READ_MAX_BYTES)
+          .describe(`Most bytes to return (16-${READ_MAX_BYTES}).`),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -66,7 +89,8 @@ function registerReadFile(server: McpServer, deps: McpServerDeps): void {
       try {
         const file = await files.get(projectId, file_id);
         if (!file) return errorResult(`No file with id '${file_id}' in this project. Use list_files to see the ids.`);
-        if (offset > file.bytes) return errorResult(`offset ${offset} is past the end of the file (${file.bytes} bytes).`);
+        if (offset > file.bytes)
+          return errorResult(`offset ${offset} is past the end of the file (${file.bytes} bytes).`);
         const bytes = await files.read(projectId, file_id, offset, max_bytes);
         const window = textWindow(bytes, offset, file.bytes);
         if (!window.ok) return errorResult(`Cannot read '${file.filename}' as text: ${window.reason}.`);
@@ -86,12 +110,16 @@ function registerReadFile(server: McpServer, deps: McpServerDeps): void {
 }
 
 function registerSearchFiles(server: McpServer, deps: McpServerDeps): void {
-  const { files, principal: { projectId } } = deps;
+  const {
+    files,
+    principal: { projectId },
+  } = deps;
   server.registerTool(
     "search_files",
     {
       title: "Search files",
-      description: "Full-text search over this project's uploaded text files, best matches first, each with a short passage.",
+      description:
+        "Full-text search over this project's uploaded text files, best matches first, each with a short passage.",
       inputSchema: {
         query: z.string().min(1).max(1000).describe("What to look for, in words."),
         limit: z.number().int().min(1).max(20).default(5).describe("How many matches to return (1-20, default 5)."),
@@ -112,7 +140,10 @@ function registerSearchFiles(server: McpServer, deps: McpServerDeps): void {
 }
 
 function registerUploadTextFile(server: McpServer, deps: McpServerDeps): void {
-  const { files, principal: { projectId } } = deps;
+  const {
+    files,
+    principal: { projectId },
+  } = deps;
   server.registerTool(
     "upload_text_file",
     {

@@ -10,7 +10,10 @@ export const jsonResult = (value: Record<string, unknown>): CallToolResult => ({
   structuredContent: value,
 });
 
-export const errorResult = (message: string): CallToolResult => ({ content: [{ type: "text", text: message }], isError: true });
+export const errorResult = (message: string): CallToolResult => ({
+  content: [{ type: "text", text: message }],
+  isError: true,
+});
 
 /** A message safe to show: our API errors say what went wrong; anything else stays generic. */
 export function failureMessage(err: unknown, what: string): string {

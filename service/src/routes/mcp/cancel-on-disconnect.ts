@@ -11,7 +11,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 const requestIds = (message: unknown): Array<string | number> =>
   (Array.isArray(message) ? message : [message]).flatMap((m) => {
     const id = (m as { id?: unknown; method?: unknown } | null)?.id;
-    return (typeof id === "string" || typeof id === "number") && typeof (m as { method?: unknown }).method === "string" ? [id] : [];
+    return (typeof id === "string" || typeof id === "number") && typeof (m as { method?: unknown }).method === "string"
+      ? [id]
+      : [];
   });
 
 export function cancelOnDisconnect(res: ServerResponse, transport: Transport, message: unknown): void {
@@ -20,7 +22,11 @@ export function cancelOnDisconnect(res: ServerResponse, transport: Transport, me
   res.once("close", () => {
     if (res.writableFinished) return;
     for (const requestId of ids) {
-      transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client disconnected." } });
+      transport.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "The client disconnected." },
+      });
     }
   });
 }

@@ -11,7 +11,8 @@ import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 
 export async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
-  if (originAllowed(origin, request.headers.host, request.server.config.publicUrl, request.server.config.corsOrigins)) return;
+  if (originAllowed(origin, request.headers.host, request.server.config.publicUrl, request.server.config.corsOrigins))
+    return;
   request.log.info({ origin }, "mcp request from a foreign origin refused");
   return rpcError(reply, 403, RPC.serverError, `Forbidden: requests from origin '${origin}' are not allowed.`);
 }
@@ -24,6 +25,9 @@ export async function requireMcpKey(request: FastifyRequest, reply: FastifyReply
     return;
   }
   // RFC 6750: no error attribute when no credentials were sent at all.
-  reply.header("WWW-Authenticate", token === undefined ? 'Bearer realm="agentport"' : 'Bearer realm="agentport", error="invalid_token"');
+  reply.header(
+    "WWW-Authenticate",
+    token === undefined ? 'Bearer realm="agentport"' : 'Bearer realm="agentport", error="invalid_token"',
+  );
   return rpcApiError(reply, invalidApiKey(token === undefined ? undefined : token ? redact(token) : "(empty)"));
 }

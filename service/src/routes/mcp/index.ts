@@ -16,7 +16,9 @@ import streamableRoutes from "./streamable.js";
 export default async function mcpRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) =>
-    jsonDepthExceeds(body as string, MAX_DEPTH) ? done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined) : done(null, body),
+    jsonDepthExceeds(body as string, MAX_DEPTH)
+      ? done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined)
+      : done(null, body),
   );
   app.addHook("onRequest", checkOrigin);
   app.addHook("onRequest", requireMcpKey);
@@ -27,7 +29,12 @@ export default async function mcpRoutes(app: FastifyInstance) {
     if (reply.sent || reply.raw.headersSent) return;
     if (apiError.headers) reply.headers(apiError.headers);
     sendAfterBody(request, reply, apiError.statusCode, () =>
-      rpcError(reply, apiError.statusCode, apiError.statusCode === 400 ? RPC.parseError : RPC.serverError, apiError.message),
+      rpcError(
+        reply,
+        apiError.statusCode,
+        apiError.statusCode === 400 ? RPC.parseError : RPC.serverError,
+        apiError.message,
+      ),
     );
     return reply;
   });

@@ -6,9 +6,20 @@ import type { FastifyReply } from "fastify";
 import type { ApiError } from "../../errors.js";
 
 /** JSON-RPC codes: the standard parse/invalid-request codes, -32000/-32001 as the SDK uses them. */
-export const RPC = { parseError: -32700, invalidRequest: -32600, serverError: -32000, sessionNotFound: -32001 } as const;
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  serverError: -32000,
+  sessionNotFound: -32001,
+} as const;
 
-export function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: Record<string, unknown>) {
+export function rpcError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+) {
   return reply
     .code(status)
     .type("application/json")
@@ -18,5 +29,8 @@ export function rpcError(reply: FastifyReply, status: number, code: number, mess
 /** An API error (the registry's message, status and code) as a transport-level refusal. */
 export function rpcApiError(reply: FastifyReply, apiError: ApiError) {
   if (apiError.headers) reply.headers(apiError.headers);
-  return rpcError(reply, apiError.statusCode, RPC.serverError, apiError.message, { code: apiError.code, type: apiError.type });
+  return rpcError(reply, apiError.statusCode, RPC.serverError, apiError.message, {
+    code: apiError.code,
+    type: apiError.type,
+  });
 }

@@ -40,7 +40,14 @@ export default async function sseRoutes(instance: FastifyInstance) {
       clearInterval(heartbeat);
       sessions.remove(transport.sessionId, "closed");
     };
-    reservation.commit({ id: transport.sessionId, kind: "sse", transport, keyId, projectId, close: () => server.close() });
+    reservation.commit({
+      id: transport.sessionId,
+      kind: "sse",
+      transport,
+      keyId,
+      projectId,
+      close: () => server.close(),
+    });
     await server.connect(transport);
     request.log.info({ sessionId: transport.sessionId }, "mcp sse session opened");
   });

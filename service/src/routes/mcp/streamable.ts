@@ -35,7 +35,11 @@ const isInitialize = ({ isInitializeRequest }: McpSdk, message: unknown) =>
   Array.isArray(message) ? message.some((m) => isInitializeRequest(m)) : isInitializeRequest(message);
 
 /** The caller's session, or a refusal already sent. Another key's session is "not found" too. */
-function sessionFor(sessions: FastifyInstance["mcpSessions"], request: FastifyRequest, reply: FastifyReply): StreamableSession | undefined {
+function sessionFor(
+  sessions: FastifyInstance["mcpSessions"],
+  request: FastifyRequest,
+  reply: FastifyReply,
+): StreamableSession | undefined {
   const id = request.headers["mcp-session-id"];
   if (typeof id !== "string" || !id) {
     void rpcError(reply, 400, RPC.serverError, "Bad Request: Mcp-Session-Id header is required");
@@ -50,7 +54,12 @@ function sessionFor(sessions: FastifyInstance["mcpSessions"], request: FastifyRe
 }
 
 /** Hands the raw request to the SDK transport; Fastify sends nothing more. */
-async function forward(request: FastifyRequest, reply: FastifyReply, transport: StreamableHTTPServerTransport, body?: unknown) {
+async function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  transport: StreamableHTTPServerTransport,
+  body?: unknown,
+) {
   hijackKeepingHeaders(reply);
   try {
     await transport.handleRequest(request.raw, reply.raw, body);
@@ -71,7 +80,11 @@ function postedMessage(request: FastifyRequest, reply: FastifyReply): { value: u
   };
   const accept = request.headers.accept ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
-    return refuse(406, RPC.serverError, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    return refuse(
+      406,
+      RPC.serverError,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    );
   }
   if (!isJsonContentType(request.headers["content-type"])) {
     return refuse(415, RPC.serverError, "Unsupported Media Type: Content-Type must be application/json");
@@ -79,17 +92,28 @@ function postedMessage(request: FastifyRequest, reply: FastifyReply): { value: u
   const parsed = parseJson(request.body);
   if (!parsed.ok) return refuse(400, RPC.parseError, "Parse error: Invalid JSON");
   // JSON-RPC 2.0: an empty batch is an invalid request (the transport would accept it with 202).
-  if (Array.isArray(parsed.value) && parsed.value.length === 0) return refuse(400, RPC.invalidRequest, "Invalid Request: empty batch");
+  if (Array.isArray(parsed.value) && parsed.value.length === 0)
+    return refuse(400, RPC.invalidRequest, "Invalid Request: empty batch");
   // Batches left the protocol in 2025-06-18; older clients may still send small ones. A big
   // one would run its tool calls back to back on one request: bounded like any other input.
   if (Array.isArray(parsed.value) && parsed.value.length > MAX_BATCH) {
-    return refuse(400, RPC.invalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (got ${parsed.value.length})`);
+    return refuse(
+      400,
+      RPC.invalidRequest,
+      `Invalid Request: a batch may hold at most ${MAX_BATCH} messages (got ${parsed.value.length})`,
+    );
   }
   return { value: parsed.value };
 }
 
 /** An initialize without a session: a new session with its own transport and server, within the key's session limit. */
-async function openSession(sdk: McpSdk, app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, message: unknown) {
+async function openSession(
+  sdk: McpSdk,
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  message: unknown,
+) {
   const sessions = app.mcpSessions;
   const { keyId, projectId } = request.auth;
   const reservation = sessions.reserve(keyId);

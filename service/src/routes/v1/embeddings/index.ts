@@ -25,46 +25,67 @@ function inputTokens(input: EmbeddingsBody["input"]): number {
 export default async function embeddingsRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.removeContentTypeParser("text/plain");
-  app.post("/embeddings", { schema: { body: EmbeddingsBody, response: responses({ 200: EmbeddingList }) }, attachValidation: true, config: { meteredRun: true } }, async (request, reply) => {
-    const { projectId } = request.auth;
-    const body = request.body;
-    let agent;
-    try {
-      if (request.validationError) throw request.validationError;
-      agent = app.agents.resolve(projectId, body.model);
-      if (!agent) throw modelNotFound(body.model);
-      if (!agent.embed) {
-        const embedders = app.agents.list(projectId).filter((a) => app.agents.resolve(projectId, a.modelId)?.embed).map((a) => a.modelId);
-        throw notAnEmbeddingModel(body.model, agent.kind, embedders);
+  app.post(
+    "/embeddings",
+    {
+      schema: { body: EmbeddingsBody, response: responses({ 200: EmbeddingList }) },
+      attachValidation: true,
+      config: { meteredRun: true },
+    },
+    async (request, reply) => {
+      const { projectId } = request.auth;
+      const body = request.body;
+      let agent;
+      try {
+        if (request.validationError) throw request.validationError;
+        agent = app.agents.resolve(projectId, body.model);
+        if (!agent) throw modelNotFound(body.model);
+        if (!agent.embed) {
+          const embedders = app.agents
+            .list(projectId)
+            .filter((a) => app.agents.resolve(projectId, a.modelId)?.embed)
+            .map((a) => a.modelId);
+          throw notAnEmbeddingModel(body.model, agent.kind, embedders);
+        }
+      } catch (err) {
+        await app.keyLimits.countRequest(request, reply);
+        throw err;
       }
-    } catch (err) {
-      await app.keyLimits.countRequest(request, reply);
-      throw err;
-    }
-    const promptTokens = inputTokens(body.input);
-    const { run, headers } = await app.keyLimits.startRun(request.auth, { model: agent.modelId, messages: [], maxTokens: 0, promptTokens });
-    void reply.headers(headers);
-    // A client that leaves, or the shutdown deadline, aborts the upstream call (as for chat).
-    const stop = new Stopper(app.drainDeadline);
-    const onClose = () => reply.raw.writableFinished || stop.stop();
-    reply.raw.once("close", onClose);
-    try {
-      const answer = await agent.embed(body as EmbeddingsRequest, agentContext(request, stop));
-      const prompt = answer.promptTokens ?? promptTokens;
-      run.saw({ type: "usage", promptTokens: prompt, completionTokens: 0 });
-      run.end("ok", false);
-      return { object: "list" as const, data: answer.data, model: body.model, usage: { prompt_tokens: prompt, total_tokens: prompt } };
-    } catch (err) {
-      run.end(stop.aborted ? "client_closed" : "error", false);
-      if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
-      if (stop.aborted && !(err instanceof ApiError)) {
-        request.log.info({ agent: agent.id }, "client closed the request");
-        return reply.hijack();
+      const promptTokens = inputTokens(body.input);
+      const { run, headers } = await app.keyLimits.startRun(request.auth, {
+        model: agent.modelId,
+        messages: [],
+        maxTokens: 0,
+        promptTokens,
+      });
+      void reply.headers(headers);
+      // A client that leaves, or the shutdown deadline, aborts the upstream call (as for chat).
+      const stop = new Stopper(app.drainDeadline);
+      const onClose = () => reply.raw.writableFinished || stop.stop();
+      reply.raw.once("close", onClose);
+      try {
+        const answer = await agent.embed(body as EmbeddingsRequest, agentContext(request, stop));
+        const prompt = answer.promptTokens ?? promptTokens;
+        run.saw({ type: "usage", promptTokens: prompt, completionTokens: 0 });
+        run.end("ok", false);
+        return {
+          object: "list" as const,
+          data: answer.data,
+          model: body.model,
+          usage: { prompt_tokens: prompt, total_tokens: prompt },
+        };
+      } catch (err) {
+        run.end(stop.aborted ? "client_closed" : "error", false);
+        if (app.drainDeadline.aborted) throw unavailable("The server is shutting down; retry the request.");
+        if (stop.aborted && !(err instanceof ApiError)) {
+          request.log.info({ agent: agent.id }, "client closed the request");
+          return reply.hijack();
+        }
+        throw err;
+      } finally {
+        reply.raw.off("close", onClose);
+        stop.release();
       }
-      throw err;
-    } finally {
-      reply.raw.off("close", onClose);
-      stop.release();
-    }
-  });
+    },
+  );
 }

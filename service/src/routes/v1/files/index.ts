@@ -16,7 +16,9 @@ import { parseRange } from "./range.js";
 import { responses } from "../../responses.js";
 import uploadRoute from "./upload.js";
 
-const FileBytes = Type.Unsafe<Readable | undefined>({ description: "The file's bytes (a Range request gets 206 and the part asked for)." });
+const FileBytes = Type.Unsafe<Readable | undefined>({
+  description: "The file's bytes (a Range request gets 206 and the part asked for).",
+});
 const FileParams = Type.Object({ file_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const ListQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 200 })),
@@ -33,22 +35,37 @@ export default async function filesRoutes(instance: FastifyInstance) {
   app.get("/files", { schema: { querystring: ListQuery, response: responses({ 200: FileList }) } }, async (request) => {
     const page = await app.files.list(request.auth.projectId, request.query);
     const data = page.data.map(fileObject);
-    return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
+    return {
+      object: "list" as const,
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: page.hasMore,
+    };
   });
 
-  app.get("/files/:file_id", { schema: { params: FileParams, response: responses({ 200: FileObject }) } }, async (request) => {
-    const { file_id } = request.params;
-    const file = await app.files.get(request.auth.projectId, file_id);
-    if (!file) throw notFound("file", file_id, "file_id", "file_not_found");
-    return fileObject(file);
-  });
+  app.get(
+    "/files/:file_id",
+    { schema: { params: FileParams, response: responses({ 200: FileObject }) } },
+    async (request) => {
+      const { file_id } = request.params;
+      const file = await app.files.get(request.auth.projectId, file_id);
+      if (!file) throw notFound("file", file_id, "file_id", "file_not_found");
+      return fileObject(file);
+    },
+  );
 
-  app.delete("/files/:file_id", { schema: { params: FileParams, response: responses({ 200: FileDeleted }) } }, async (request) => {
-    const { file_id } = request.params;
-    if (!(await app.files.delete(request.auth.projectId, file_id))) throw notFound("file", file_id, "file_id", "file_not_found");
-    request.log.info({ fileId: file_id }, "file deleted");
-    return { id: file_id, object: "file" as const, deleted: true };
-  });
+  app.delete(
+    "/files/:file_id",
+    { schema: { params: FileParams, response: responses({ 200: FileDeleted }) } },
+    async (request) => {
+      const { file_id } = request.params;
+      if (!(await app.files.delete(request.auth.projectId, file_id)))
+        throw notFound("file", file_id, "file_id", "file_not_found");
+      request.log.info({ fileId: file_id }, "file deleted");
+      return { id: file_id, object: "file" as const, deleted: true };
+    },
+  );
 
   // HEAD declared here: Fastify's automatic HEAD route would read the whole blob to discard it.
   app.route({

@@ -61,13 +61,24 @@ export default async function uploadRoute(app: FastifyInstance) {
     try {
       for await (const part of request.parts()) {
         if (part.type === "file") {
-          if (part.fieldname !== "file") throw invalidParam(part.fieldname, `Unrecognized file field '${part.fieldname}'; send the file as 'file'.`, "unknown_parameter");
+          if (part.fieldname !== "file")
+            throw invalidParam(
+              part.fieldname,
+              `Unrecognized file field '${part.fieldname}'; send the file as 'file'.`,
+              "unknown_parameter",
+            );
           upload = await app.files.begin(request.auth.projectId);
           // PostgreSQL text cannot hold NUL, and a `filename*` parameter can still encode one. The cut
           // must not split a character in two (half of it would be stored as U+FFFD).
-          const filename = (part.filename || "file").replace(/\0/g, "_").slice(0, MAX_FILENAME_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+          const filename = (part.filename || "file")
+            .replace(/\0/g, "_")
+            .slice(0, MAX_FILENAME_CHARS)
+            .replace(/[\uD800-\uDBFF]$/, "");
           // The type is sent back as a response header on download: only printable ASCII can be.
-          const mimeType = part.mimetype && /^[\x21-\x7e][\x20-\x7e]*$/.test(part.mimetype) ? part.mimetype : "application/octet-stream";
+          const mimeType =
+            part.mimetype && /^[\x21-\x7e][\x20-\x7e]*$/.test(part.mimetype)
+              ? part.mimetype
+              : "application/octet-stream";
           await upload.write(part.file, { filename, mimeType }, gone.signal);
         } else if (part.fieldname === "purpose") {
           // Two purposes are ambiguous: the last one must not silently win.
@@ -77,14 +88,21 @@ export default async function uploadRoute(app: FastifyInstance) {
           throw invalidParam("file", "'file' must be a file upload (a form part with a filename).");
         } else if (!part.fieldname.startsWith("expires_after")) {
           // expires_after is accepted and ignored: files here do not expire.
-          throw invalidParam(part.fieldname, `Unrecognized request argument supplied: '${part.fieldname}'.`, "unknown_parameter");
+          throw invalidParam(
+            part.fieldname,
+            `Unrecognized request argument supplied: '${part.fieldname}'.`,
+            "unknown_parameter",
+          );
         }
       }
       if (!upload?.result) throw missingParam("file");
       if (upload.result.bytes === 0) throw invalidParam("file", "The file is empty.", "empty_file");
       if (purpose === undefined) throw missingParam("purpose");
       if (!isFilePurpose(purpose)) {
-        throw invalidParam("purpose", `Invalid value for 'purpose': '${purpose.slice(0, 100)}'. Supported values: ${FILE_PURPOSES.join(", ")}.`);
+        throw invalidParam(
+          "purpose",
+          `Invalid value for 'purpose': '${purpose.slice(0, 100)}'. Supported values: ${FILE_PURPOSES.join(", ")}.`,
+        );
       }
       const file = await upload.commit(purpose);
       request.log.info({ fileId: file.id, bytes: file.bytes }, "file uploaded");
@@ -92,7 +110,8 @@ export default async function uploadRoute(app: FastifyInstance) {
     } catch (err) {
       // A client that hung up mid-upload is not a storage fault: nothing to answer, nothing to alarm on.
       const apiError = request.raw.destroyed && !request.raw.complete ? clientClosed() : formError(err, maxBytes);
-      if (apiError !== err && !(apiError instanceof ApiError && apiError.code === "client_closed_request")) request.log.warn({ err }, "upload failed");
+      if (apiError !== err && !(apiError instanceof ApiError && apiError.code === "client_closed_request"))
+        request.log.warn({ err }, "upload failed");
       abandonBody(request);
       throw apiError;
     } finally {

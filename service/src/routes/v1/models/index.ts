@@ -19,13 +19,23 @@ const Model = Type.Object({
 export default async function modelsRoutes(instance: FastifyInstance) {
   // Handlers get their request types from the route schemas.
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const toModel = (agent: AgentInfo, id = agent.modelId) => ({ id, object: "model" as const, created: agent.created, owned_by: app.config.modelPrefix });
+  const toModel = (agent: AgentInfo, id = agent.modelId) => ({
+    id,
+    object: "model" as const,
+    created: agent.created,
+    owned_by: app.config.modelPrefix,
+  });
   /** An agent under its model id, then under each of its aliases. */
-  const modelsOf = (agent: AgentInfo) => [toModel(agent), ...(agent.aliases ?? []).map((alias) => toModel(agent, alias))];
+  const modelsOf = (agent: AgentInfo) => [
+    toModel(agent),
+    ...(agent.aliases ?? []).map((alias) => toModel(agent, alias)),
+  ];
 
   app.get(
     "/models",
-    { schema: { response: responses({ 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) }) } },
+    {
+      schema: { response: responses({ 200: Type.Object({ object: Type.Literal("list"), data: Type.Array(Model) }) }) },
+    },
     async (request) => ({ object: "list" as const, data: app.agents.list(request.auth.projectId).flatMap(modelsOf) }),
   );
 

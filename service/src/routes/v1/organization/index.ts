@@ -46,7 +46,11 @@ const CreatedApiKey = Type.Intersect([
   ApiKey,
   Type.Object({ secret: Type.String(), base_url: Type.String(), mcp_json: anyObject, mcp_configs: anyObject }),
 ]);
-const ApiKeyDeleted = Type.Object({ object: Type.Literal("organization.project.api_key.deleted"), id: Type.String(), deleted: Type.Boolean() });
+const ApiKeyDeleted = Type.Object({
+  object: Type.Literal("organization.project.api_key.deleted"),
+  id: Type.String(),
+  deleted: Type.Boolean(),
+});
 
 /** The largest value the `integer` columns of a key's limits can store. */
 const MAX_KEY_LIMIT = 2_147_483_647;
@@ -62,7 +66,10 @@ const CreateBody = Type.Object(
      */
     rate_limits: Type.Optional(
       Type.Object(
-        { rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })), tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })) },
+        {
+          rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })),
+          tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KEY_LIMIT })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -77,48 +84,89 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   const base = "/projects/:project_id/api_keys";
   await app.register(usageRoutes);
 
-  app.get(base, { schema: { params: ProjectParams, querystring: ListQuery, response: responses({ 200: ApiKeyList }) } }, async (request) => {
-    const { project_id } = request.params;
-    const { after, limit } = request.query;
-    const page = await app.apiKeys.list(project_id, { after, limit });
-    const data = page.data.map(projectApiKey);
-    return { object: "list" as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
-  });
+  app.get(
+    base,
+    { schema: { params: ProjectParams, querystring: ListQuery, response: responses({ 200: ApiKeyList }) } },
+    async (request) => {
+      const { project_id } = request.params;
+      const { after, limit } = request.query;
+      const page = await app.apiKeys.list(project_id, { after, limit });
+      const data = page.data.map(projectApiKey);
+      return {
+        object: "list" as const,
+        data,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+        has_more: page.hasMore,
+      };
+    },
+  );
 
-  app.post(base, { schema: { params: ProjectParams, body: CreateBody, response: responses({ 201: CreatedApiKey }) } }, async (request, reply) => {
-    assertRole(request.member, ["owner", "admin"], "create API keys");
-    const { project_id } = request.params;
-    const { name, expires_at, rate_limits } = request.body;
-    if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
-      throw invalidParam("expires_at", `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`);
-    }
-    refuseAboveCeiling("rpm", rate_limits?.rpm, app.config.rateLimitRpm, "RATE_LIMIT_RPM");
-    refuseAboveCeiling("tpm", rate_limits?.tpm, app.config.rateLimitTpm, "RATE_LIMIT_TPM");
-    const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
-    const { record, secret } = await app.apiKeys.create({ projectId: project_id, name: name.trim(), createdBy: request.member.userId, expiresAt, rateLimitRpm: rate_limits?.rpm, rateLimitTpm: rate_limits?.tpm });
-    request.log.info({ keyId: record.id }, "api key created");
-    void reply.code(201);
-    return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);
-  });
+  app.post(
+    base,
+    { schema: { params: ProjectParams, body: CreateBody, response: responses({ 201: CreatedApiKey }) } },
+    async (request, reply) => {
+      assertRole(request.member, ["owner", "admin"], "create API keys");
+      const { project_id } = request.params;
+      const { name, expires_at, rate_limits } = request.body;
+      if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
+        throw invalidParam(
+          "expires_at",
+          `Invalid value for 'expires_at': ${expires_at} is not in the future (Unix seconds).`,
+        );
+      }
+      refuseAboveCeiling("rpm", rate_limits?.rpm, app.config.rateLimitRpm, "RATE_LIMIT_RPM");
+      refuseAboveCeiling("tpm", rate_limits?.tpm, app.config.rateLimitTpm, "RATE_LIMIT_TPM");
+      const expiresAt = typeof expires_at === "number" ? new Date(expires_at * 1000) : undefined;
+      const { record, secret } = await app.apiKeys.create({
+        projectId: project_id,
+        name: name.trim(),
+        createdBy: request.member.userId,
+        expiresAt,
+        rateLimitRpm: rate_limits?.rpm,
+        rateLimitTpm: rate_limits?.tpm,
+      });
+      request.log.info({ keyId: record.id }, "api key created");
+      void reply.code(201);
+      return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);
+    },
+  );
 
-  app.get(`${base}/:key_id`, { schema: { params: KeyParams, response: responses({ 200: ApiKey }) } }, async (request) => {
-    const { project_id, key_id } = request.params;
-    const key = await app.apiKeys.get(project_id, key_id);
-    if (!key) throw notFound("api key", key_id, "key_id", "api_key_not_found");
-    return projectApiKey(key);
-  });
+  app.get(
+    `${base}/:key_id`,
+    { schema: { params: KeyParams, response: responses({ 200: ApiKey }) } },
+    async (request) => {
+      const { project_id, key_id } = request.params;
+      const key = await app.apiKeys.get(project_id, key_id);
+      if (!key) throw notFound("api key", key_id, "key_id", "api_key_not_found");
+      return projectApiKey(key);
+    },
+  );
 
-  app.delete(`${base}/:key_id`, { schema: { params: KeyParams, response: responses({ 200: ApiKeyDeleted }) } }, async (request) => {
-    assertRole(request.member, ["owner", "admin"], "delete API keys");
-    const { project_id, key_id } = request.params;
-    if (!(await app.apiKeys.delete(project_id, key_id))) throw notFound("api key", key_id, "key_id", "api_key_not_found");
-    request.log.info({ keyId: key_id }, "api key revoked");
-    return { object: "organization.project.api_key.deleted" as const, id: key_id, deleted: true };
-  });
+  app.delete(
+    `${base}/:key_id`,
+    { schema: { params: KeyParams, response: responses({ 200: ApiKeyDeleted }) } },
+    async (request) => {
+      assertRole(request.member, ["owner", "admin"], "delete API keys");
+      const { project_id, key_id } = request.params;
+      if (!(await app.apiKeys.delete(project_id, key_id)))
+        throw notFound("api key", key_id, "key_id", "api_key_not_found");
+      request.log.info({ keyId: key_id }, "api key revoked");
+      return { object: "organization.project.api_key.deleted" as const, id: key_id, deleted: true };
+    },
+  );
 }
 
 /** The deployment's limit is a ceiling: a project may give a key a lower limit, never a higher one. */
-function refuseAboveCeiling(field: "rpm" | "tpm", value: number | undefined, ceiling: number | undefined, setting: string): void {
+function refuseAboveCeiling(
+  field: "rpm" | "tpm",
+  value: number | undefined,
+  ceiling: number | undefined,
+  setting: string,
+): void {
   if (value === undefined || ceiling === undefined || value <= ceiling) return;
-  throw invalidParam(`rate_limits.${field}`, `Invalid value for 'rate_limits.${field}': ${value} is above this deployment's limit of ${ceiling} (${setting}); a key's own limit may only be lower.`);
+  throw invalidParam(
+    `rate_limits.${field}`,
+    `Invalid value for 'rate_limits.${field}': ${value} is above this deployment's limit of ${ceiling} (${setting}); a key's own limit may only be lower.`,
+  );
 }

@@ -63,10 +63,14 @@ export function deltas(event: AgentEvent): Delta[] {
 
 /** A collected answer (JSON replies): an upstream's completion read for its first choice, else the agent's own. */
 export function answerOf(collected: Collected): ChatAnswer {
-  if (collected.relayed === undefined) return { content: collected.content, toolCalls: collected.toolCalls, finishReason: collected.finishReason };
+  if (collected.relayed === undefined)
+    return { content: collected.content, toolCalls: collected.toolCalls, finishReason: collected.finishReason };
   const choice = firstChoice(collected.relayed);
   const message = choice?.message;
-  const answer: ChatAnswer = { content: str(message?.content) ?? "", finishReason: str(choice?.finish_reason) ?? "stop" };
+  const answer: ChatAnswer = {
+    content: str(message?.content) ?? "",
+    finishReason: str(choice?.finish_reason) ?? "stop",
+  };
   const refusal = str(message?.refusal);
   if (refusal) answer.refusal = refusal;
   if (Array.isArray(message?.tool_calls)) answer.toolCalls = message.tool_calls as ChatAnswer["toolCalls"];

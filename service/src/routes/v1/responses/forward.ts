@@ -25,17 +25,30 @@ function meter(metered: MeteredRun, response: ResponseObject): void {
   const usage = reportedUsage(response);
   if (usage) return metered.saw({ type: "usage", ...usage });
   for (const item of response.output ?? []) {
-    if (item.type === "message") for (const part of item.content ?? []) if (part.type === "output_text") metered.saw({ type: "content", text: part.text });
+    if (item.type === "message")
+      for (const part of item.content ?? [])
+        if (part.type === "output_text") metered.saw({ type: "content", text: part.text });
   }
 }
 
 /** Stores a finished response (not a failed one) when the request asked to keep it. */
-async function keep(store: ResponseStore, request: FastifyRequest, prepared: PreparedRun, response: ResponseObject): Promise<void> {
-  if (response.store && response.status !== "failed") await store.save(request.auth.projectId, response, prepared.items);
+async function keep(
+  store: ResponseStore,
+  request: FastifyRequest,
+  prepared: PreparedRun,
+  response: ResponseObject,
+): Promise<void> {
+  if (response.store && response.status !== "failed")
+    await store.save(request.auth.projectId, response, prepared.items);
 }
 
 /** Asks the upstream; the caller's stop aborts it. Errors before its answer are the caller's to map. */
-async function ask(request: FastifyRequest, prepared: PreparedRun, stop: Stopper, stream: boolean): Promise<ForwardedResponse> {
+async function ask(
+  request: FastifyRequest,
+  prepared: PreparedRun,
+  stop: Stopper,
+  stream: boolean,
+): Promise<ForwardedResponse> {
   return prepared.agent.forwardResponses!(prepared.chat, agentContext(request, stop), stream);
 }
 
@@ -49,7 +62,13 @@ function refusal(request: FastifyRequest, reply: FastifyReply, stop: Stopper, er
   throw err;
 }
 
-export async function forwardJson(request: FastifyRequest, reply: FastifyReply, prepared: PreparedRun, metered: MeteredRun, store: ResponseStore) {
+export async function forwardJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prepared: PreparedRun,
+  metered: MeteredRun,
+  store: ResponseStore,
+) {
   const stop = new Stopper(request.server.drainDeadline);
   const onClose = () => reply.raw.writableFinished || stop.stop();
   reply.raw.once("close", onClose);
@@ -69,7 +88,13 @@ export async function forwardJson(request: FastifyRequest, reply: FastifyReply, 
   }
 }
 
-export async function forwardStream(request: FastifyRequest, reply: FastifyReply, prepared: PreparedRun, metered: MeteredRun, store: ResponseStore) {
+export async function forwardStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prepared: PreparedRun,
+  metered: MeteredRun,
+  store: ResponseStore,
+) {
   const stop = new Stopper(request.server.drainDeadline);
   let answer: ForwardedResponse;
   try {
@@ -80,35 +105,60 @@ export async function forwardStream(request: FastifyRequest, reply: FastifyReply
     return refusal(request, reply, stop, err);
   }
   reply.hijack();
-  const sse = new SseWriter(reply.raw, { heartbeatMs: request.server.config.heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: stop });
+  const sse = new SseWriter(reply.raw, {
+    heartbeatMs: request.server.config.heartbeatSeconds * 1000,
+    headers: reply.getHeaders(),
+    onClientGone: stop,
+  });
   const metrics = request.server.chatMetrics;
   metrics.streamOpened();
   let outcome: ChatOutcome = "ok";
   let last: { type: string; response: ResponseObject; sequence_number: number } | undefined;
   try {
     for await (const event of "events" in answer ? answer.events : []) {
-      const ours = typeof event.response === "object" && event.response !== null ? adopted(prepared.response, event.response as Record<string, unknown>) : undefined;
+      const ours =
+        typeof event.response === "object" && event.response !== null
+          ? adopted(prepared.response, event.response as Record<string, unknown>)
+          : undefined;
       if (ours) event.response = ours;
-      if (event.type === "response.output_text.delta" && typeof event.delta === "string") metered.saw({ type: "content", text: event.delta });
+      if (event.type === "response.output_text.delta" && typeof event.delta === "string")
+        metered.saw({ type: "content", text: event.delta });
       if (ours && TERMINAL.has(event.type as string)) {
         meter(metered, ours);
         await keep(store, request, prepared, ours);
       }
-      last = { type: event.type as string, response: ours ?? last?.response ?? prepared.response, sequence_number: Number(event.sequence_number) || 0 };
+      last = {
+        type: event.type as string,
+        response: ours ?? last?.response ?? prepared.response,
+        sequence_number: Number(event.sequence_number) || 0,
+      };
       if (!sse.named(event.type as string, JSON.stringify(event))) {
         if (sse.closed) break;
         await sse.drained();
       }
     }
     if (sse.closed) outcome = "client_closed";
-    else if (!last || !TERMINAL.has(last.type)) throw upstreamFailed("its stream ended before the response was complete");
+    else if (!last || !TERMINAL.has(last.type))
+      throw upstreamFailed("its stream ended before the response was complete");
   } catch (err) {
     outcome = sse.closed ? "client_closed" : "error";
     if (!sse.closed) {
-      const apiError = request.server.drainDeadline.aborted ? unavailable("The server is shutting down; the answer was cut short. Retry the request.") : err instanceof ApiError ? err : internalError(request.id);
+      const apiError = request.server.drainDeadline.aborted
+        ? unavailable("The server is shutting down; the answer was cut short. Retry the request.")
+        : err instanceof ApiError
+          ? err
+          : internalError(request.id);
       if (!(err instanceof ApiError)) request.log.error({ err }, "forwarded response stream failed");
-      const response = failed(last?.response ?? prepared.response, last?.response.output ?? [], apiError.code ?? apiError.type, apiError.message);
-      sse.named("response.failed", JSON.stringify({ type: "response.failed", sequence_number: (last?.sequence_number ?? -1) + 1, response }));
+      const response = failed(
+        last?.response ?? prepared.response,
+        last?.response.output ?? [],
+        apiError.code ?? apiError.type,
+        apiError.message,
+      );
+      sse.named(
+        "response.failed",
+        JSON.stringify({ type: "response.failed", sequence_number: (last?.sequence_number ?? -1) + 1, response }),
+      );
     }
   } finally {
     metered.end(outcome, true);

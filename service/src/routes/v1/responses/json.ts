@@ -14,7 +14,13 @@ import { ChatRun } from "../chat/completions/run.js";
 import { answerOf } from "./answer.js";
 import type { PreparedRun } from "./prepare.js";
 
-export async function jsonResponse(request: FastifyRequest, reply: FastifyReply, prepared: PreparedRun, metered: MeteredRun, store: ResponseStore) {
+export async function jsonResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prepared: PreparedRun,
+  metered: MeteredRun,
+  store: ResponseStore,
+) {
   const run = new ChatRun(request, prepared.agent, { ...prepared.chat, stream: false }, metered, false);
   const onClose = () => reply.raw.writableFinished || run.stop.stop();
   reply.raw.once("close", onClose);
@@ -22,7 +28,12 @@ export async function jsonResponse(request: FastifyRequest, reply: FastifyReply,
     const collected = await collect(run.events, metered);
     run.end("ok");
     const answer = answerOf(collected);
-    const response = finished(prepared.response, outputItems(answer), answer.finishReason, responseUsage(collected.usage));
+    const response = finished(
+      prepared.response,
+      outputItems(answer),
+      answer.finishReason,
+      responseUsage(collected.usage),
+    );
     if (response.store) await store.save(request.auth.projectId, response, prepared.items);
     // Sent as written: the output items are open objects the serializer would only copy.
     return reply.type("application/json").send(JSON.stringify(response));

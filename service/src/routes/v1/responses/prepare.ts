@@ -34,7 +34,11 @@ async function history(store: ResponseStore, projectId: string, id: string): Pro
     if (!items) throw previousResponseNotFound(id);
     return items;
   } catch (err) {
-    if (err instanceof ConversationTooLong) throw invalidParam("previous_response_id", `The conversation cannot be continued: ${err.message}. Start a new one.`);
+    if (err instanceof ConversationTooLong)
+      throw invalidParam(
+        "previous_response_id",
+        `The conversation cannot be continued: ${err.message}. Start a new one.`,
+      );
     throw err;
   }
 }
@@ -46,14 +50,27 @@ async function history(store: ResponseStore, projectId: string, id: string): Pro
  */
 function forwardRequest(body: ResponsesBody, conversation: InputItem[]): ChatRequest {
   refuseUnsupported(body);
-  const { model: _model, input: _input, previous_response_id: _previous, store: _store, stream: _stream, metadata: _metadata, ...fields } = body;
+  const {
+    model: _model,
+    input: _input,
+    previous_response_id: _previous,
+    store: _store,
+    stream: _stream,
+    metadata: _metadata,
+    ...fields
+  } = body;
   const input = conversation.map(({ id: _id, status: _status, ...item }) => item);
   const messages = chatMessages(conversation);
   if (body.instructions) messages.unshift({ role: "system", content: body.instructions });
   return { messages, fields: { ...fields, input }, stream: body.stream === true };
 }
 
-export async function prepareRun(agents: AgentRegistry, store: ResponseStore, projectId: string, body: ResponsesBody): Promise<PreparedRun> {
+export async function prepareRun(
+  agents: AgentRegistry,
+  store: ResponseStore,
+  projectId: string,
+  body: ResponsesBody,
+): Promise<PreparedRun> {
   const agent = agents.resolve(projectId, body.model);
   if (!agent) throw modelNotFound(body.model);
   const items = inputItems(body.input);

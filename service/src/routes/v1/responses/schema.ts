@@ -36,9 +36,16 @@ export const ResponsesBody = Type.Object(
     temperature: nullable(Type.Number({ minimum: 0, maximum: 2 })),
     top_p: nullable(Type.Number({ minimum: 0, maximum: 1 })),
     /** Up to 16 string pairs kept with the response. */
-    metadata: nullable(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), { maxProperties: 16 })),
+    metadata: nullable(
+      Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), { maxProperties: 16 }),
+    ),
     /** `format`: text (default), json_object, or json_schema with `name`, `schema`, `strict`. */
-    text: nullable(Type.Object({ format: Type.Optional(Anything), verbosity: nullable(Type.String()) }, { additionalProperties: false })),
+    text: nullable(
+      Type.Object(
+        { format: Type.Optional(Anything), verbosity: nullable(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
     /** Extra output to include; accepted, nothing of it is produced here. */
     include: nullable(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 32 })),
     /** Only "disabled" (the default): a conversation over the model's window is the upstream's error. */
@@ -49,8 +56,15 @@ export const ResponsesBody = Type.Object(
     prompt_cache_key: Type.Optional(Type.String({ maxLength: 256 })),
     service_tier: nullable(Type.String()),
     /** `effort` goes to an upstream model as `reasoning_effort`. */
-    reasoning: nullable(Type.Object({ effort: nullable(Type.String()), summary: nullable(Type.String()) }, { additionalProperties: true })),
-    stream_options: nullable(Type.Object({ include_obfuscation: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    reasoning: nullable(
+      Type.Object(
+        { effort: nullable(Type.String()), summary: nullable(Type.String()) },
+        { additionalProperties: true },
+      ),
+    ),
+    stream_options: nullable(
+      Type.Object({ include_obfuscation: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
     /** Not supported here (a 400 names them when set): server-side conversations, prompt templates, background runs. */
     conversation: nullable(Type.Union([Type.String(), Anything])),
     prompt: nullable(Anything),
@@ -70,7 +84,9 @@ const Usage = Type.Object(
     input_tokens: Type.Integer(),
     input_tokens_details: Type.Optional(Type.Object({ cached_tokens: Type.Integer() }, { additionalProperties: true })),
     output_tokens: Type.Integer(),
-    output_tokens_details: Type.Optional(Type.Object({ reasoning_tokens: Type.Integer() }, { additionalProperties: true })),
+    output_tokens_details: Type.Optional(
+      Type.Object({ reasoning_tokens: Type.Integer() }, { additionalProperties: true }),
+    ),
     total_tokens: Type.Integer(),
   },
   { additionalProperties: true },
@@ -113,7 +129,11 @@ export const ResponseObject = Type.Object(
   { additionalProperties: true },
 );
 
-export const DeletedResponse = Type.Object({ id: Type.String(), object: Type.Literal("response"), deleted: Type.Literal(true) });
+export const DeletedResponse = Type.Object({
+  id: Type.String(),
+  object: Type.Literal("response"),
+  deleted: Type.Literal(true),
+});
 
 /** GET /v1/responses/{id}/input_items: the response's own input items, as a list page. */
 export const InputItemList = Type.Object({

@@ -26,7 +26,12 @@ function send(sse: SseWriter, events: StreamEvent[]): boolean {
 }
 
 /** Relays the run's answer as response events; resolves with its usage (undefined if none came) and finish reason. */
-async function relay(run: ChatRun, sse: SseWriter, events: ResponseEvents, onText: () => void): Promise<{ usage?: Usage; finish: string }> {
+async function relay(
+  run: ChatRun,
+  sse: SseWriter,
+  events: ResponseEvents,
+  onText: () => void,
+): Promise<{ usage?: Usage; finish: string }> {
   let usage: Usage | undefined;
   let finish = "stop";
   for await (const event of run.events) {
@@ -50,10 +55,20 @@ async function relay(run: ChatRun, sse: SseWriter, events: ResponseEvents, onTex
   return { usage, finish };
 }
 
-export async function streamResponse(request: FastifyRequest, reply: FastifyReply, prepared: PreparedRun, metered: MeteredRun, store: ResponseStore): Promise<void> {
+export async function streamResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  prepared: PreparedRun,
+  metered: MeteredRun,
+  store: ResponseStore,
+): Promise<void> {
   reply.hijack();
   const run = new ChatRun(request, prepared.agent, { ...prepared.chat, stream: true }, metered, true);
-  const sse = new SseWriter(reply.raw, { heartbeatMs: request.server.config.heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: run.stop });
+  const sse = new SseWriter(reply.raw, {
+    heartbeatMs: request.server.config.heartbeatSeconds * 1000,
+    headers: reply.getHeaders(),
+    onClientGone: run.stop,
+  });
   const events = new ResponseEvents(prepared.response);
   const metrics = request.server.chatMetrics;
   metrics.streamOpened();
@@ -76,7 +91,8 @@ export async function streamResponse(request: FastifyRequest, reply: FastifyRepl
     else {
       const tooLarge = err instanceof OutputTooLarge ? upstreamFailed(err.message) : undefined;
       const apiError = run.shutdownError() ?? tooLarge ?? (err instanceof ApiError ? err : internalError(request.id));
-      if (apiError.statusCode >= 500 && !(err instanceof ApiError)) request.log.error({ err }, "response stream failed");
+      if (apiError.statusCode >= 500 && !(err instanceof ApiError))
+        request.log.error({ err }, "response stream failed");
       else request.log.warn({ code: apiError.code }, apiError.message);
       send(sse, events.fail(apiError.code ?? apiError.type, apiError.message));
     }

@@ -21,7 +21,8 @@ export function chatMessages(items: readonly InputItem[]): ChatMessage[] {
     if (item.type === "function_call") {
       const call = { id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } };
       const last = messages.at(-1);
-      if (last?.role === "assistant" && (last.tool_calls || typeof last.content === "string")) (last.tool_calls ??= []).push(call);
+      if (last?.role === "assistant" && (last.tool_calls || typeof last.content === "string"))
+        (last.tool_calls ??= []).push(call);
       else messages.push({ role: "assistant", content: null, tool_calls: [call] });
     } else if (item.type === "function_call_output") {
       messages.push({ role: "tool", tool_call_id: item.call_id, content: item.output });
@@ -30,7 +31,11 @@ export function chatMessages(items: readonly InputItem[]): ChatMessage[] {
     } else if (item.role === "assistant") {
       messages.push({ role: "assistant", content: item.content.map(textOf).join("") });
     } else {
-      const parts = item.content.map((p) => (p.type === "input_image" ? { type: "image_url", image_url: { url: p.image_url, ...(p.detail && { detail: p.detail }) } } : { type: "text", text: textOf(p) }));
+      const parts = item.content.map((p) =>
+        p.type === "input_image"
+          ? { type: "image_url", image_url: { url: p.image_url, ...(p.detail && { detail: p.detail }) } }
+          : { type: "text", text: textOf(p) },
+      );
       messages.push({ role: item.role, content: parts as ChatMessage["content"] });
     }
   }
@@ -41,19 +46,34 @@ export function chatMessages(items: readonly InputItem[]): ChatMessage[] {
 function chatTools(tools: readonly Raw[]): Raw[] {
   return tools.map((tool, i) => {
     if (tool.type !== "function") {
-      throw invalidParam(`tools[${i}].type`, `Unsupported tool type '${String(tool.type).slice(0, 64)}': this server runs function tools only (type 'function').`, "unsupported_value");
+      throw invalidParam(
+        `tools[${i}].type`,
+        `Unsupported tool type '${String(tool.type).slice(0, 64)}': this server runs function tools only (type 'function').`,
+        "unsupported_value",
+      );
     }
-    if (typeof tool.name !== "string" || !tool.name) throw invalidParam(`tools[${i}].name`, `Missing required parameter: 'tools[${i}].name'.`, "missing_required_parameter");
+    if (typeof tool.name !== "string" || !tool.name)
+      throw invalidParam(
+        `tools[${i}].name`,
+        `Missing required parameter: 'tools[${i}].name'.`,
+        "missing_required_parameter",
+      );
     const fn: Raw = { name: tool.name };
-    for (const field of ["description", "parameters", "strict"] as const) if (tool[field] != null) fn[field] = tool[field];
+    for (const field of ["description", "parameters", "strict"] as const)
+      if (tool[field] != null) fn[field] = tool[field];
     return { type: "function", function: fn };
   });
 }
 
 function chatToolChoice(choice: ResponsesBody["tool_choice"]): ChatBody["tool_choice"] {
   if (choice === undefined || typeof choice === "string") return choice;
-  if (choice.type === "function" && typeof choice.name === "string") return { type: "function", function: { name: choice.name } };
-  throw invalidParam("tool_choice", "Unsupported 'tool_choice': use 'auto', 'none', 'required' or {type: 'function', name}.", "unsupported_value");
+  if (choice.type === "function" && typeof choice.name === "string")
+    return { type: "function", function: { name: choice.name } };
+  throw invalidParam(
+    "tool_choice",
+    "Unsupported 'tool_choice': use 'auto', 'none', 'required' or {type: 'function', name}.",
+    "unsupported_value",
+  );
 }
 
 function responseFormat(format: Raw | undefined): ChatBody["response_format"] {
@@ -63,24 +83,44 @@ function responseFormat(format: Raw | undefined): ChatBody["response_format"] {
     const { type: _type, ...schema } = format;
     return { type: "json_schema", json_schema: schema } as ChatBody["response_format"];
   }
-  throw invalidParam("text.format.type", `Unsupported text format '${String(format.type).slice(0, 64)}': use text, json_object or json_schema.`, "unsupported_value");
+  throw invalidParam(
+    "text.format.type",
+    `Unsupported text format '${String(format.type).slice(0, 64)}': use text, json_object or json_schema.`,
+    "unsupported_value",
+  );
 }
 
 /** Fields this server cannot honour, refused by name rather than ignored. */
 export function refuseUnsupported(body: ResponsesBody): void {
-  if (body.conversation != null) throw unsupportedParam("conversation", "is not supported by this server: continue a conversation with 'previous_response_id'.");
-  if (body.prompt != null) throw unsupportedParam("prompt", "is not supported by this server: send 'instructions' and 'input'.");
-  if (body.background === true) throw unsupportedParam("background", "is not supported by this server: use 'stream' for long answers.");
-  if (body.truncation != null && body.truncation !== "disabled") throw invalidParam("truncation", "Only 'disabled' truncation is supported.", "unsupported_value");
+  if (body.conversation != null)
+    throw unsupportedParam(
+      "conversation",
+      "is not supported by this server: continue a conversation with 'previous_response_id'.",
+    );
+  if (body.prompt != null)
+    throw unsupportedParam("prompt", "is not supported by this server: send 'instructions' and 'input'.");
+  if (body.background === true)
+    throw unsupportedParam("background", "is not supported by this server: use 'stream' for long answers.");
+  if (body.truncation != null && body.truncation !== "disabled")
+    throw invalidParam("truncation", "Only 'disabled' truncation is supported.", "unsupported_value");
 }
 
 /** The chat request an agent is asked; `history` is the stored conversation before this input. */
-export function toChat(body: ResponsesBody, history: readonly InputItem[], items: readonly InputItem[], kind: AgentKind): ChatRequest {
+export function toChat(
+  body: ResponsesBody,
+  history: readonly InputItem[],
+  items: readonly InputItem[],
+  kind: AgentKind,
+): ChatRequest {
   refuseUnsupported(body);
   const messages: ChatMessage[] = chatMessages([...history, ...items]);
   if (body.instructions) messages.unshift({ role: "system", content: body.instructions });
   if (!messages.length) throw invalidParam("input", "The input is empty: send a message.", "invalid_value");
-  const chat: ChatBody = { model: body.model, messages: messages as ChatBody["messages"], stream: body.stream === true };
+  const chat: ChatBody = {
+    model: body.model,
+    messages: messages as ChatBody["messages"],
+    stream: body.stream === true,
+  };
   if (body.tools?.length) chat.tools = chatTools(body.tools) as ChatBody["tools"];
   if (body.tool_choice !== undefined && body.tools?.length) chat.tool_choice = chatToolChoice(body.tool_choice);
   if (body.parallel_tool_calls != null && body.tools?.length) chat.parallel_tool_calls = body.parallel_tool_calls;
@@ -100,7 +140,11 @@ export function toChat(body: ResponsesBody, history: readonly InputItem[], items
     return toChatRequest(chat, kind);
   } catch (err) {
     // The chat check's words, under the name this API gives the field.
-    if (err instanceof ApiError && err.param === "response_format") throw unsupportedParam("text.format", `is not supported by this model: it is a ${kind} agent, which answers in text only.`);
+    if (err instanceof ApiError && err.param === "response_format")
+      throw unsupportedParam(
+        "text.format",
+        `is not supported by this model: it is a ${kind} agent, which answers in text only.`,
+      );
     throw err;
   }
 }
@@ -116,6 +160,11 @@ function refuseImages(input: ResponsesBody["input"]): void {
     const { type, content } = raw as Raw;
     if (type === "reasoning" || !Array.isArray(content)) return;
     const j = content.findIndex((p) => (p as Raw | null)?.type === "input_image");
-    if (j >= 0) throw invalidParam(`input[${i}].content[${j}].type`, "Invalid content type: 'input_image' parts are not supported by this model, which reads text parts only.", "unsupported_value");
+    if (j >= 0)
+      throw invalidParam(
+        `input[${i}].content[${j}].type`,
+        "Invalid content type: 'input_image' parts are not supported by this model, which reads text parts only.",
+        "unsupported_value",
+      );
   });
 }

@@ -25,7 +25,8 @@ function mergeToolCalls(into: ToolCall[], calls: unknown[]): void {
       into.push({ ...call, function: call.function && { ...call.function } });
       continue;
     }
-    for (const [k, v] of Object.entries(call)) if (k !== "function" && v !== undefined && same[k] === undefined) same[k] = v;
+    for (const [k, v] of Object.entries(call))
+      if (k !== "function" && v !== undefined && same[k] === undefined) same[k] = v;
     if (call.function) {
       same.function ??= {};
       if (call.function.name) same.function.name = call.function.name;
@@ -35,7 +36,10 @@ function mergeToolCalls(into: ToolCall[], calls: unknown[]): void {
 }
 
 /** `metered` sees every event as it comes: what was produced counts even if the run breaks off. */
-export async function collect(events: AsyncIterable<AgentEvent>, metered?: { saw(event: AgentEvent): void }): Promise<Collected> {
+export async function collect(
+  events: AsyncIterable<AgentEvent>,
+  metered?: { saw(event: AgentEvent): void },
+): Promise<Collected> {
   let content = "";
   let toolCalls: ToolCall[] | undefined;
   let finishReason = "stop";

@@ -15,22 +15,44 @@ export default async function chatCompletionsRoutes(instance: FastifyInstance) {
   app.removeContentTypeParser("text/plain");
   // The request is the run: its request unit and tokens are reserved together once the agent is
   // known. A request refused before that (its body, its model) still costs its request unit.
-  app.post("/chat/completions", { schema: { body: ChatBody, response: responses({ 200: ChatCompletion }) }, attachValidation: true, config: { meteredRun: true } }, async (request, reply) => {
-    const body = request.body;
-    let agent, chat;
-    try {
-      if (request.validationError) throw request.validationError;
-      agent = app.agents.resolve(request.auth.projectId, body.model);
-      if (!agent) throw modelNotFound(body.model);
-      chat = toChatRequest(body, agent.kind);
-    } catch (err) {
-      await app.keyLimits.countRequest(request, reply);
-      throw err;
-    }
-    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
-    const { run, headers } = await app.keyLimits.startRun(request.auth, { model: agent.modelId, messages: chat.messages, maxTokens, agentCap: agent.maxCompletionTokens });
-    void reply.headers(headers);
-    if (body.stream === true) return streamCompletion(request, reply, agent, chat, run, body.model, body.stream_options?.include_usage === true);
-    return jsonCompletion(request, reply, agent, chat, run, body.model);
-  });
+  app.post(
+    "/chat/completions",
+    {
+      schema: { body: ChatBody, response: responses({ 200: ChatCompletion }) },
+      attachValidation: true,
+      config: { meteredRun: true },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      let agent, chat;
+      try {
+        if (request.validationError) throw request.validationError;
+        agent = app.agents.resolve(request.auth.projectId, body.model);
+        if (!agent) throw modelNotFound(body.model);
+        chat = toChatRequest(body, agent.kind);
+      } catch (err) {
+        await app.keyLimits.countRequest(request, reply);
+        throw err;
+      }
+      const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+      const { run, headers } = await app.keyLimits.startRun(request.auth, {
+        model: agent.modelId,
+        messages: chat.messages,
+        maxTokens,
+        agentCap: agent.maxCompletionTokens,
+      });
+      void reply.headers(headers);
+      if (body.stream === true)
+        return streamCompletion(
+          request,
+          reply,
+          agent,
+          chat,
+          run,
+          body.model,
+          body.stream_options?.include_usage === true,
+        );
+      return jsonCompletion(request, reply, agent, chat, run, body.model);
+    },
+  );
 }

@@ -21,7 +21,14 @@ function stopUnlessFinished(raw: ServerResponse, stop: Stopper): void {
   if (!raw.writableFinished) stop.stop();
 }
 
-export async function jsonCompletion(request: FastifyRequest, reply: FastifyReply, agent: Agent, chat: ChatRequest, metered: MeteredRun, model: string) {
+export async function jsonCompletion(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  agent: Agent,
+  chat: ChatRequest,
+  metered: MeteredRun,
+  model: string,
+) {
   const run = new ChatRun(request, agent, chat, metered, false);
   const onClose = stopUnlessFinished.bind(null, reply.raw, run.stop);
   reply.raw.once("close", onClose);
@@ -34,7 +41,12 @@ export async function jsonCompletion(request: FastifyRequest, reply: FastifyRepl
     const body =
       result.relayed !== undefined
         ? relayedCompletion(id, created, model, result.relayed)
-        : ownCompletion(id, created, model, { content: result.content || (result.toolCalls ? null : ""), toolCalls: result.toolCalls, finishReason: result.finishReason, usage: result.usage });
+        : ownCompletion(id, created, model, {
+            content: result.content || (result.toolCalls ? null : ""),
+            toolCalls: result.toolCalls,
+            finishReason: result.finishReason,
+            usage: result.usage,
+          });
     return reply.type("application/json").send(body);
   } catch (err) {
     run.end(run.stop.aborted ? "client_closed" : "error");

@@ -33,7 +33,9 @@ export class ChatRun {
   /** The shutdown deadline has passed: what the client is told instead of a half answer. */
   shutdownError(): ApiError | undefined {
     if (!this.request.server.drainDeadline.aborted) return undefined;
-    return unavailable(`The server is shutting down; ${this.streamed ? "the answer was cut short. " : ""}Retry the request.`);
+    return unavailable(
+      `The server is shutting down; ${this.streamed ? "the answer was cut short. " : ""}Retry the request.`,
+    );
   }
 
   /** The request is over, by any cause: meter it (usage, metrics, token settlement); forget its stop signal. */

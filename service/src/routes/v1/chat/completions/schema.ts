@@ -70,13 +70,17 @@ export const ChatBody = Type.Object(
     /** JSON mode or a JSON schema for the answer (`llm` agents only). */
     response_format: Type.Optional(Type.Object({ type: Type.String() }, { additionalProperties: true })),
     /** Legacy function calling (`llm` agents only). */
-    functions: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }), { maxItems: 128 })),
+    functions: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true }), { maxItems: 128 }),
+    ),
     function_call: Type.Optional(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })])),
     /** Sampling and routing hints: passed to `llm` agents, ignored by offline ones. */
     seed: nullable(Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })),
     presence_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
     frequency_penalty: nullable(Type.Number({ minimum: -2, maximum: 2 })),
-    logit_bias: nullable(Type.Record(Type.String(), Type.Number({ minimum: -100, maximum: 100 }), { maxProperties: 1024 })),
+    logit_bias: nullable(
+      Type.Record(Type.String(), Type.Number({ minimum: -100, maximum: 100 }), { maxProperties: 1024 }),
+    ),
     reasoning_effort: nullable(Type.String()),
     verbosity: nullable(Type.String()),
     service_tier: nullable(Type.String()),
@@ -102,7 +106,16 @@ export type ChatBody = Static<typeof ChatBody>;
  * Fields only an `llm` agent can honour: any other kind answers 400 `unsupported_parameter` naming
  * the field. An `llm` agent forwards every field of the body to its upstream as sent.
  */
-export const LLM_ONLY = ["tools", "tool_choice", "parallel_tool_calls", "response_format", "functions", "function_call", "prediction", "web_search_options"] as const;
+export const LLM_ONLY = [
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "response_format",
+  "functions",
+  "function_call",
+  "prediction",
+  "web_search_options",
+] as const;
 const Usage = Type.Object({
   /** Tokens of the request's messages. */
   prompt_tokens: Type.Integer(),

@@ -26,7 +26,11 @@ export async function streamCompletion(
   const { heartbeatSeconds } = request.server.config;
   reply.hijack();
   const run = new ChatRun(request, agent, chat, metered, true);
-  const sse = new SseWriter(reply.raw, { heartbeatMs: heartbeatSeconds * 1000, headers: reply.getHeaders(), onClientGone: run.stop });
+  const sse = new SseWriter(reply.raw, {
+    heartbeatMs: heartbeatSeconds * 1000,
+    headers: reply.getHeaders(),
+    onClientGone: run.stop,
+  });
   const chunks = new ChunkWriter(completionId(), Math.floor(Date.now() / 1000), model);
 
   const metrics = request.server.chatMetrics;

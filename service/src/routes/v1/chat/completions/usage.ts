@@ -7,5 +7,9 @@ export interface Usage {
 
 /** An agent's usage event in the wire's shape. */
 export function usageOf(event: { promptTokens: number; completionTokens: number }): Usage {
-  return { prompt_tokens: event.promptTokens, completion_tokens: event.completionTokens, total_tokens: event.promptTokens + event.completionTokens };
+  return {
+    prompt_tokens: event.promptTokens,
+    completion_tokens: event.completionTokens,
+    total_tokens: event.promptTokens + event.completionTokens,
+  };
 }
