@@ -6,7 +6,7 @@
  * floor (absolute: a 0.4 ms → 0.6 ms TTFT is not a regression).
  */
 import { readFileSync } from "node:fs";
-import type { RunReport } from "./runner.js";
+import type { Comparison, ComparisonRow, RunReport } from "./run-report.js";
 
 interface Metric {
   key: string;
@@ -37,31 +37,12 @@ export const METRICS: Metric[] = [
   { key: "error_rate", label: "error rate", better: "lower", floor: 0.001 },
 ];
 
-export interface ComparisonRow {
-  key: string;
-  label: string;
-  baseline: number | null;
-  current: number | null;
-  /** Relative change, current vs baseline (null when either is missing or the baseline is 0). */
-  change: number | null;
-  worse: boolean;
-}
-
-export interface Comparison {
-  baselineStartedAt: string;
-  baselineTarget: string;
-  tolerance: number;
-  rows: ComparisonRow[];
-  /** Labels of the metrics that got worse. */
-  regressions: string[];
-}
-
 export function readBaseline(file: string): RunReport {
   let report: RunReport;
   try {
     report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
   } catch (err) {
-    throw new Error(`--baseline ${file}: ${(err as Error).message}`);
+    throw new Error(`--baseline ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (!streamingFigures(report))
     throw new Error(`--baseline ${file} is not a --json report with the streaming scenario's figures`);

@@ -5,7 +5,7 @@
  */
 import junitExport, { type Builder } from "junit-report-builder";
 import { stringify } from "csv-stringify/sync";
-import type { RunReport } from "./runner.js";
+import type { RunReport } from "./run-report.js";
 
 // Its types declare an ES default export; at run time its CommonJS exports are the builder itself.
 const junit = ((junitExport as { default?: Builder }).default ?? junitExport) as Builder;

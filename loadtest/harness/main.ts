@@ -16,7 +16,8 @@ import { capProblem, isLoopback, planTraffic, renderPlan, type TrafficPlan } fro
 import { nginxProblem, targetProblem } from "./preflight.js";
 import { createProgress } from "./progress.js";
 import { renderHtml } from "./report-html.js";
-import { runScenarios, type RunInput, type RunReport } from "./runner.js";
+import type { RunReport } from "./run-report.js";
+import { runScenarios, type RunInput } from "./runner.js";
 import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
 import { renderSummary, sloLine } from "./summary.js";

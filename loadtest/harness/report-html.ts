@@ -3,7 +3,7 @@ import { CHARTS } from "./charts/specs.js";
 import { renderSvg } from "./charts/render.js";
 import { COMPARISON_HEADER, comparisonRows } from "./baseline.js";
 import { formatMs } from "./format.js";
-import type { RunReport } from "./runner.js";
+import type { RunReport } from "./run-report.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 import { ceilingLine, limitsLine, runLine, scenarioLine } from "./summary.js";
 

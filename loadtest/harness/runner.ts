@@ -3,16 +3,16 @@
  * and gathers everything the summary, the JSON and the HTML report show.
  */
 import type { Limits } from "../gateway/limits.js";
-import type { Comparison } from "./baseline.js";
 import type { Ceiling } from "./ceiling.js";
 import type { Http } from "./http.js";
-import { Recorder, type Sample, type SweepPoint } from "./recorder.js";
+import { Recorder } from "./recorder.js";
 import { bodyLimitsScenario } from "./scenarios/body-limits.js";
 import { filesLoadScenario } from "./scenarios/files-load.js";
 import { idleTimeoutScenario } from "./scenarios/idle-timeout.js";
 import { rateSweepScenario } from "./scenarios/rate-sweep.js";
 import { revocationScenario } from "./scenarios/revocation.js";
 import { streamingScenario } from "./scenarios/streaming.js";
+import type { RunReport } from "./run-report.js";
 import type { Budget, Scenario, ScenarioResult, Target } from "./types.js";
 
 export const SCENARIOS: Scenario[] = [
@@ -23,35 +23,6 @@ export const SCENARIOS: Scenario[] = [
   revocationScenario,
   rateSweepScenario,
 ];
-
-export interface RunReport {
-  startedAt: string;
-  durationMs: number;
-  target: string;
-  limitsSource: string;
-  timeScale: number;
-  /** As configured (stack and flags). */
-  limits: Limits;
-  /** As enforced during the run (timeouts scaled). */
-  effectiveLimits: Limits;
-  budget: Omit<Budget, "deadline"> & { maxDurationSeconds: number };
-  ceiling: Ceiling | null;
-  /** Time to start the local target (service instances and gateway), ms; null for a deployed target. */
-  setupMs: number | null;
-  scenarios: ScenarioResult[];
-  samples: Sample[];
-  /** Inter-token latencies of valid streams (ms), by scenario. */
-  interTokenMs: Record<string, number[]>;
-  /** The rate sweep's points, in the order run (empty without --rates). */
-  sweep: SweepPoint[];
-  /** Request body bytes the run sent. */
-  bytesSent: number;
-  /** Where the thresholds came from (defaults, the stack's slo:, flags). */
-  sloSource: string;
-  /** This run against --baseline, when given. */
-  comparison?: Comparison;
-  passed: boolean;
-}
 
 export interface RunInput {
   target: Target;

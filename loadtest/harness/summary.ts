@@ -1,9 +1,10 @@
 /** The plain-text summary printed at the end of a run. */
-import { COMPARISON_HEADER, comparisonRows, type Comparison } from "./baseline.js";
+import { COMPARISON_HEADER, comparisonRows } from "./baseline.js";
+import type { Comparison } from "./run-report.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
 import { approxBytes } from "./plan.js";
 import type { Slo } from "./slo.js";
-import type { RunReport } from "./runner.js";
+import type { RunReport } from "./run-report.js";
 import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
 export function limitsLine(r: RunReport): string {

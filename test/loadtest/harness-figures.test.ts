@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../loadtest/harness/runner.js";
+import type { RunReport } from "../../loadtest/harness/run-report.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TOKENS = 24;

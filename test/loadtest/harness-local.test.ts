@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../loadtest/harness/runner.js";
+import type { RunReport } from "../../loadtest/harness/run-report.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const CLI = join(ROOT, "loadtest/harness/cli.ts");

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { compareRuns } from "../../loadtest/harness/baseline.js";
 import { renderSvg } from "../../loadtest/harness/charts/render.js";
 import { renderHtml } from "../../loadtest/harness/report-html.js";
-import type { RunReport } from "../../loadtest/harness/runner.js";
+import type { RunReport } from "../../loadtest/harness/run-report.js";
 import { percentile, summarize } from "../../loadtest/harness/stats.js";
 import { renderSummary } from "../../loadtest/harness/summary.js";
 import { outside, readChart, type Chart } from "./svg-geometry.js";

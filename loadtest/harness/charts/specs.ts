@@ -4,7 +4,7 @@
  * out rather than drawn empty.
  */
 import type { TopLevelSpec } from "vega-lite";
-import type { RunReport } from "../runner.js";
+import type { RunReport } from "../run-report.js";
 
 const SIZE = { width: 340, height: 200 };
 const STREAM_OP = "chat.stream";
@@ -199,7 +199,7 @@ export function operationsSpec(r: RunReport): TopLevelSpec | null {
           ]
         : []),
     ],
-  } as TopLevelSpec;
+  };
 }
 
 /** One point per offered rate: what was achieved against how long it took. */

@@ -22,7 +22,7 @@ import { KeyLimiter, type Reserved } from "../domain/limits/key-limiter.js";
 import { MeteredRun, type RunOwner } from "../domain/limits/metered-run.js";
 import { LeasedWindows } from "../domain/limits/leased-windows.js";
 import { RedisWindows } from "../domain/limits/redis-windows.js";
-import { tracedWindows } from "../telemetry/traced-windows.js";
+import { tracedWindows } from "../domain/limits/traced-windows.js";
 
 /** A caller of a run: the key that pays for it and its own limits, if any. */
 export interface RunPrincipal extends RunOwner {

@@ -17,7 +17,7 @@ import {
 } from "@opentelemetry/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { TracingHandle } from "./tracer.js";
+import type { TracingHandle } from "./tracing-handle.js";
 
 const spans = new WeakMap<FastifyRequest, { span: Span; ctx: Context }>();
 

@@ -14,7 +14,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import type { TracingConfig } from "../config.js";
 import { SERVICE_VERSION } from "../version.js";
-import type { TracingHandle } from "./tracer.js";
+import type { TracingHandle } from "./tracing-handle.js";
 
 function exporterFor(config: TracingConfig): SpanExporter {
   return config.protocol === "http/json"

@@ -4,12 +4,7 @@
  */
 import type { Tracer } from "@opentelemetry/api";
 import type { TracingConfig } from "../config.js";
-
-export interface TracingHandle {
-  tracer: Tracer;
-  /** Exports what has ended (at shutdown, and so tests see every span). */
-  flush(): Promise<void>;
-}
+import type { TracingHandle } from "./tracing-handle.js";
 
 let started: Promise<TracingHandle> | undefined;
 /** Set once the SDK is registered; read on every traced call. */

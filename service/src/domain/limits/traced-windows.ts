@@ -3,8 +3,8 @@
  * on. A settlement joins a batch written shortly after, so its span lasts until that write.
  */
 import { SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
-import type { CreditWindows } from "../domain/limits/windows.js";
-import { tracer as activeTracer } from "./tracer.js";
+import type { CreditWindows } from "./windows.js";
+import { tracer as activeTracer } from "../../telemetry/tracer.js";
 
 function traced<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(
