@@ -28,7 +28,9 @@ export function checkApiCertificate(spec: StackSpec, host: string): pulumi.Outpu
   // The annotation may list several certificates; the load balancer serves the one matching SNI.
   const certs = arns.split(",").map((arn, i) => Certificate.get(`api-certificate-${i}`, arn.trim()));
   return pulumi.all(certs.map((c) => pulumi.all([c.domainName, c.subjectAlternativeNames]))).apply((pairs) => {
-    const names = pairs.flatMap(([domain, sans]) => [domain, ...(sans ?? [])]).filter(Boolean) as string[];
+    const names = pairs
+      .flatMap(([domain, sans]) => [domain, ...(sans ?? [])])
+      .filter<string>((n): n is string => Boolean(n));
     if (!certificateCovers(names, host)) {
       throw new Error(
         `the ACM certificate in gateway.proxy.annotations["${ACM_ANNOTATION}"] names ${names.join(", ")}, not the API host ${host}: add ${host} (or a wildcard over it) to the certificate`,

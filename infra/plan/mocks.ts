@@ -7,6 +7,9 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return --
+   Pulumi's mock interface hands resource inputs over and takes outputs back untyped. */
+
 export interface RecordedResource {
   type: string;
   name: string;

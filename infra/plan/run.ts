@@ -76,12 +76,13 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
       return undefined;
     });
     try {
-      program = (await import("../index.js")) as Record<string, unknown>;
+      program = await import("../index.js");
     } catch (err) {
       failure = err; // thrown below: a rejection inside the stack resource would go unhandled
     }
     return {};
   });
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrown as the program threw it
   if (failure) throw failure;
   // The root stack resource is the engine's, not the program's.
   const resources = recorder.resources;
@@ -90,7 +91,7 @@ export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> 
   const outputs: Record<string, PlanOutput> = {};
   for (const [name, value] of Object.entries(program)) {
     if (pulumi.Output.isInstance(value)) {
-      const out = value as pulumi.Output<unknown>;
+      const out = value;
       // The output's own promise: it rejects when the program fails inside an apply (a failed
       // check). Its sibling promises reject with it; observe them so the failure is reported once.
       const internals = out as unknown as {

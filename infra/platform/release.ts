@@ -42,7 +42,7 @@ export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>):
           },
         }),
     // Release values have leaked to plaintext state otherwise.
-    values: pulumi.secret(pulumi.output(values)) as unknown as pulumi.Output<Record<string, unknown>>,
+    values: pulumi.secret(pulumi.output(values)),
     timeout: p.timeoutSeconds,
     atomic: p.atomic,
     cleanupOnFail: p.atomic,

@@ -9,7 +9,7 @@ export function bucketRegion(r: PolicyInput): Violation[] {
   return [
     violation(
       r,
-      `is in ${String(region ?? "the provider's default region")}; cloud-B buckets must be in ${CLOUDB_STORAGE_REGION} (signed URLs are generated for that region)`,
+      `is in ${typeof region === "string" ? region : "the provider's default region"}; cloud-B buckets must be in ${CLOUDB_STORAGE_REGION} (signed URLs are generated for that region)`,
     ),
   ];
 }

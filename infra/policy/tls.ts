@@ -8,6 +8,8 @@ import { UNKNOWN, violation, type PolicyInput, type Violation } from "./resource
 const isVectorStore = (r: PolicyInput) => /(^|-)vectordb(-|$)/.test(r.name);
 const known = (v: unknown) => v !== UNKNOWN;
 
+// A resource's properties as the policy engine hands them over: untyped by nature.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Check = (props: Record<string, any>, r: PolicyInput) => string | undefined;
 
 const CHECKS: Record<string, Check> = {

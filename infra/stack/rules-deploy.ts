@@ -274,7 +274,10 @@ export const deployRules: Rule[] = [
     (s.api.agents as Array<Record<string, unknown>>).forEach((agent, i) => {
       for (const [field, fix] of Object.entries(instead)) {
         if (agent[field] !== undefined)
-          report(`api.agents[${i}].${field}`, `the deployed pods have no variable '${String(agent[field])}': ${fix}`);
+          report(
+            `api.agents[${i}].${field}`,
+            `the deployed pods have no variable '${typeof agent[field] === "string" ? agent[field] : JSON.stringify(agent[field])}': ${fix}`,
+          );
       }
     });
   }),
@@ -282,7 +285,7 @@ export const deployRules: Rule[] = [
     // The platform serves TLS from Ingress secrets in its own namespace: the API's Ingress (in
     // another namespace, for another host) needs a certificate of its own.
     const issuer = Object.keys(s.ingress.annotations ?? {}).some((k) => k.startsWith("cert-manager.io/"));
-    if ((s.ingress.tls as unknown[]).length > 0 && !issuer && (s.api.tls as unknown[]).length === 0) {
+    if (s.ingress.tls.length > 0 && !issuer && s.api.tls.length === 0) {
       report(
         "api.tls",
         "the platform's TLS secrets live in its namespace and name its hosts: give the API host a secret in the API namespace, or use a cert-manager issuer on ingress.annotations",

@@ -8,7 +8,7 @@ const INSTANCE_CONFIG =
   /^behavior=clouda,\s*url=(https?:\/\/[^\s,]+),\s*headers=\{[^{}]*\},\s*query_params=\{[^{}]*\}$/;
 const isInstanceConfig = (v: string) => {
   const m = INSTANCE_CONFIG.exec(v.trim());
-  return !!m && URL.canParse(m[1]!);
+  return !!m && URL.canParse(m[1]);
 };
 
 const JSON_LISTS = {

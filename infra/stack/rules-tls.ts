@@ -13,7 +13,7 @@ export const tlsRules: Rule[] = [
   rule(["cloud", "gateway", "ingress"], (s, report) => {
     const acm = (s.gateway.proxy.annotations[ACM_ANNOTATION] ?? "").trim() !== "";
     const issuer = Object.keys(s.ingress.annotations).some((k) => k.startsWith(CERT_MANAGER_PREFIX));
-    const certificates = (s.ingress.tls as unknown[]).length > 0;
+    const certificates = s.ingress.tls.length > 0;
     if (s.cloud.provider === "aws" && !acm) {
       report(
         `gateway.proxy.annotations.${ACM_ANNOTATION}`,

@@ -1,6 +1,6 @@
 /** Application components and their env values (reference: Components, Component environment values, Limits). */
 import { z } from "zod";
-import { bool, boolString, component, count, oneOf, positiveInt, str, text, url, wsUrl } from "./fields.js";
+import { boolString, component, count, oneOf, positiveInt, str, text, url, wsUrl } from "./fields.js";
 
 export const frontend = component(
   {},

@@ -19,7 +19,7 @@ export interface RunningGateway {
   config: string;
   routes: GatewayRoute[];
   /** The error log so far (for diagnostics). */
-  errorLog(): string;
+  errorLog: () => string;
   /** The access log so far. */
   accessLog(): string;
   stop(): Promise<void>;
@@ -61,7 +61,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     await once(child, "spawn");
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`cannot start nginx (${(err as Error).message}); install it (Debian: apt-get install -y nginx)`);
+    throw new Error(`cannot start nginx (${(err as Error).message}); install it (Debian: apt-get install -y nginx)`, {
+      cause: err,
+    });
   }
 
   try {
@@ -70,7 +72,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     child.kill("SIGKILL");
     const log = `${stderr}${read(join(dir, "error.log"))}`;
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`nginx did not come up: ${(err as Error).message}\n${log}`);
+    throw new Error(`nginx did not come up: ${(err as Error).message}\n${log}`, { cause: err });
   }
 
   const pid = child.pid!;

@@ -18,12 +18,14 @@ export function formatMs(ms: number | null | undefined): string {
 }
 
 const f = (v: unknown) => (typeof v === "number" ? formatMs(v) : "–");
+/** A count or status as printed; `missing` when the figure is absent or not a plain value. */
+const n = (v: unknown, missing: string) => (typeof v === "number" || typeof v === "string" ? String(v) : missing);
 
 /** The one line of figures that matters most for each scenario. */
 export function headline(id: string, figures: Record<string, unknown>): string {
   switch (id) {
     case "streaming":
-      return `${figures.valid ?? 0}/${figures.requests ?? 0} valid · TTFT p50 ${f(figures.ttft_p50_ms)} p95 ${f(figures.ttft_p95_ms)} · inter-token p95 ${f(figures.itl_p95_ms)} · e2e p95 ${f(figures.e2e_p95_ms)}`;
+      return `${n(figures.valid, "0")}/${n(figures.requests, "0")} valid · TTFT p50 ${f(figures.ttft_p50_ms)} p95 ${f(figures.ttft_p95_ms)} · inter-token p95 ${f(figures.itl_p95_ms)} · e2e p95 ${f(figures.e2e_p95_ms)}`;
     case "idle-timeout":
       return (
         `read timeout ${f(figures.read_timeout_ms)}: with heartbeats ${figures.live_complete ? "survived" : "cut"}` +
@@ -32,16 +34,19 @@ export function headline(id: string, figures: Record<string, unknown>): string {
           : ` · without: ${figures.control_cut ? `cut after ${f(figures.control_silent_before_cut_ms)} silence` : "survived"}`)
       );
     case "body-limits":
-      return `JSON ${figures.json_at_limit_status ?? "–"}/${figures.json_over_limit_status ?? "–"} · buffer ${figures.upload_below_buffer_status ?? "–"}/${figures.upload_above_buffer_status ?? "–"} · file ${figures.file_at_limit_status ?? "–"}/${figures.file_over_limit_status ?? "–"}`;
+      return `JSON ${n(figures.json_at_limit_status, "–")}/${n(figures.json_over_limit_status, "–")} · buffer ${n(figures.upload_below_buffer_status, "–")}/${n(figures.upload_above_buffer_status, "–")} · file ${n(figures.file_at_limit_status, "–")}/${n(figures.file_over_limit_status, "–")}`;
     case "files-load":
-      return `${figures.round_trips_ok ?? 0}/${figures.files ?? 0} round trips · ${figures.sha_mismatches ?? 0} SHA mismatches · upload p95 ${f(figures.upload_p95_ms)} · download p95 ${f(figures.download_p95_ms)}`;
+      return `${n(figures.round_trips_ok, "0")}/${n(figures.files, "0")} round trips · ${n(figures.sha_mismatches, "0")} SHA mismatches · upload p95 ${f(figures.upload_p95_ms)} · download p95 ${f(figures.download_p95_ms)}`;
     case "rate-sweep":
       return Object.keys(figures)
         .filter((k) => /^rate_[\d.]+_valid$/.test(k))
-        .map((k) => `${k.split("_")[1]}/s: ${figures[k]}/${figures[k.replace("_valid", "_requests")]} valid`)
+        .map(
+          (k) =>
+            `${k.split("_")[1]}/s: ${n(figures[k], "–")}/${n(figures[k.replace("_valid", "_requests")], "–")} valid`,
+        )
         .join(" · ");
     case "revocation":
-      return `${figures.accepted_before_delete ?? 0} accepted before · ${figures.accepted_after_delete ?? "–"}/${figures.requests_after_delete ?? "–"} accepted after delete`;
+      return `${n(figures.accepted_before_delete, "0")} accepted before · ${n(figures.accepted_after_delete, "–")}/${n(figures.requests_after_delete, "–")} accepted after delete`;
     default:
       return "";
   }

@@ -90,7 +90,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<LocalTarget>
     ]);
     for (const s of started) if (s.status === "fulfilled") services.push(s.value);
     const failed = started.find((s) => s.status === "rejected");
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (failed) throw failed.reason;
     gateway = await startGateway({
       nginx: opts.nginx,
       limits,

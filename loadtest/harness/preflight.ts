@@ -16,7 +16,7 @@ export async function nginxProblem(nginx = "nginx"): Promise<string | undefined>
   try {
     const [code] = (await Promise.race([
       once(child, "exit"),
-      once(child, "error").then(([err]) => Promise.reject(err)),
+      once(child, "error").then(([err]: Error[]) => Promise.reject(err)),
     ])) as [number];
     return code === 0 ? undefined : `'${nginx} -v' exited with ${code}`;
   } catch (err) {

@@ -63,7 +63,7 @@ export async function startService(opts: StartServiceOptions): Promise<RunningSe
   } catch (err) {
     child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`the service did not start: ${(err as Error).message}\n${out}`);
+    throw new Error(`the service did not start: ${(err as Error).message}\n${out}`, { cause: err });
   }
   return {
     pid: child.pid!,

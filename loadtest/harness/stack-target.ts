@@ -17,7 +17,7 @@ export function stackTargetUrl(
     try {
       outputs = JSON.parse(readFileSync(outputsFile, "utf8")) as { apiBaseUrl?: unknown };
     } catch (err) {
-      throw new Error(`--stack-outputs ${outputsFile}: ${(err as Error).message}`);
+      throw new Error(`--stack-outputs ${outputsFile}: ${(err as Error).message}`, { cause: err });
     }
     if (typeof outputs.apiBaseUrl !== "string" || !URL.canParse(outputs.apiBaseUrl)) {
       throw new Error(

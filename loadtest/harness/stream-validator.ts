@@ -33,6 +33,10 @@ export interface StreamReport {
   doneAt?: number;
 }
 
+/** A value off the wire as a report shows it: strings as they are, anything else as its JSON. */
+const shown = (value: unknown): string =>
+  typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+
 interface Chunk {
   id?: unknown;
   object?: unknown;
@@ -81,16 +85,16 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
       break;
     }
     if (chunk.error) {
-      errors.push(`error event: ${String(chunk.error.message ?? "no message")}`);
+      errors.push(`error event: ${shown(chunk.error.message ?? "no message")}`);
       break;
     }
     report.chunks++;
     const at = `chunk ${chunkIndex}`;
-    if (chunk.object !== "chat.completion.chunk") errors.push(`${at}: object is ${String(chunk.object)}`);
+    if (chunk.object !== "chat.completion.chunk") errors.push(`${at}: object is ${shown(chunk.object)}`);
     if (typeof chunk.id !== "string" || !chunk.id) errors.push(`${at}: no id`);
     else if (report.id === undefined) report.id = chunk.id;
     else if (chunk.id !== report.id) errors.push(`${at}: id ${chunk.id} differs from ${report.id} (interleaved)`);
-    if (expect.model !== undefined && chunk.model !== expect.model) errors.push(`${at}: model ${String(chunk.model)}`);
+    if (expect.model !== undefined && chunk.model !== expect.model) errors.push(`${at}: model ${shown(chunk.model)}`);
 
     const choices = Array.isArray(chunk.choices) ? chunk.choices : undefined;
     if (!choices) errors.push(`${at}: no choices array`);
@@ -102,7 +106,7 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
     } else {
       if (finished) errors.push(`${at}: choice chunk after finish_reason`);
       const choice = choices[0];
-      if (choice.index !== 0) errors.push(`${at}: choice index ${String(choice.index)}`);
+      if (choice.index !== 0) errors.push(`${at}: choice index ${shown(choice.index)}`);
       const delta = choice.delta ?? {};
       if (chunkIndex === 0 && delta.role !== "assistant") errors.push("first chunk has no role 'assistant'");
       if (chunkIndex > 0 && delta.role !== undefined) errors.push(`${at}: role repeated (interleaved)`);
@@ -115,8 +119,8 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
       const reason = choice.finish_reason ?? null;
       if (reason !== null) {
         finished = true;
-        report.finishReason = String(reason);
-        if (reason !== "stop") errors.push(`${at}: finish_reason ${String(reason)}`);
+        report.finishReason = shown(reason);
+        if (reason !== "stop") errors.push(`${at}: finish_reason ${shown(reason)}`);
       }
     }
     chunkIndex++;

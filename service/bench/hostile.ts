@@ -9,7 +9,7 @@
  * The probe's p50/p99/max per phase are printed against the baseline's, and the RSS growth.
  */
 import { once } from "node:events";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,20 +23,22 @@ const PHASE_MS = Number(process.env.BENCH_HOSTILE_MS ?? 6_000);
 const PROBE_EVERY_MS = 10;
 const HUGE_ANSWER_MIB = 200;
 
+/** One answer of HUGE_ANSWER_MIB, each MiB written when the last one was taken. */
+async function answerHuge(res: ServerResponse): Promise<void> {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write(
+    '{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"content":"',
+  );
+  const piece = "a".repeat(1024 * 1024);
+  for (let i = 0; i < HUGE_ANSWER_MIB && !res.destroyed; i++) await new Promise((written) => res.write(piece, written));
+  if (!res.destroyed) res.end('"}}]}');
+}
+
 /** An upstream whose every answer is one JSON object of HUGE_ANSWER_MIB, written as fast as it is read. */
 async function hugeUpstream() {
   const server = createServer((req, res) => {
     req.resume();
-    req.on("end", async () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write(
-        '{"id":"x","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"content":"',
-      );
-      const piece = "a".repeat(1024 * 1024);
-      for (let i = 0; i < HUGE_ANSWER_MIB && !res.destroyed; i++)
-        await new Promise((written) => res.write(piece, written));
-      if (!res.destroyed) res.end('"}}]}');
-    });
+    req.on("end", () => void answerHuge(res));
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

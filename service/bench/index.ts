@@ -25,7 +25,7 @@ for (const name of SECTIONS) {
   if (only && name !== only) continue;
   let section: { run(): Promise<void> };
   try {
-    section = await import(`./${name}.js`);
+    section = (await import(`./${name}.js`)) as { run(): Promise<void> };
   } catch (err) {
     const missing =
       (err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" &&

@@ -96,7 +96,9 @@ export async function run(): Promise<void> {
     for (const r of replicas) {
       for (
         let i = 0;
-        i < 200 && (await (await fetch(`${r.url}/health/ready`)).json().catch(() => ({}))).notifications !== "live";
+        i < 200 &&
+        ((await (await fetch(`${r.url}/health/ready`)).json().catch(() => ({}))) as { notifications?: string })
+          .notifications !== "live";
         i++
       )
         await new Promise((res) => setTimeout(res, 100));

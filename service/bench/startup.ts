@@ -24,7 +24,7 @@ const mark = (ok: boolean) => (ok ? "ok" : "MISSED");
 
 function storeFirstStart(templateDir: string): { ms: number; peakMb: number } {
   const out = execFileSync(process.execPath, ["--import", "tsx", "service/bench/store-first-start.ts", templateDir]);
-  return JSON.parse(out.toString());
+  return JSON.parse(out.toString()) as { ms: number; peakMb: number };
 }
 
 export async function run(): Promise<void> {

@@ -7,7 +7,9 @@ import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
 
 process.send!({ ready: true });
-process.once("message", async (m: { url: string; key: string; model: string; count: number }) => {
+process.once("message", (m: { url: string; key: string; model: string; count: number }) => void openStreams(m));
+
+async function openStreams(m: { url: string; key: string; model: string; count: number }): Promise<void> {
   const dispatcher = new Agent({ connections: m.count, headersTimeout: 60_000, bodyTimeout: 60_000 });
   const body = JSON.stringify({
     model: m.model,
@@ -29,7 +31,7 @@ process.once("message", async (m: { url: string; key: string; model: string; cou
       if (++withHeaders === m.count) process.send!({ open: true });
       if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
       let tail = "";
-      for await (const chunk of res.body) tail = (tail + chunk).slice(-64); // only the end matters
+      for await (const chunk of res.body) tail = (tail + String(chunk)).slice(-64); // only the end matters
       if (!tail.trimEnd().endsWith("data: [DONE]")) throw new Error(`ended without [DONE]: …${JSON.stringify(tail)}`);
     } catch (err) {
       failures++;
@@ -40,4 +42,4 @@ process.once("message", async (m: { url: string; key: string; model: string; cou
   process.send!({ ok: m.count - failures, failures, firstError, ms: performance.now() - started });
   await dispatcher.close();
   process.exit(0);
-});
+}

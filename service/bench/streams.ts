@@ -7,7 +7,6 @@
  * ≤ 450 MB on the embedded PGlite.
  */
 import { execFileSync } from "node:child_process";
-import { once } from "node:events";
 import { rmSync, writeFileSync } from "node:fs";
 import { startChild } from "./lib/children.js";
 import { benchEnv, buildArtifact, createKey, peakRssMb, rssMb, startWarm, stopService } from "./lib/service-process.js";

@@ -87,7 +87,7 @@ function hasRequestSerializer(logger: AppOptions["logger"]): boolean {
   );
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * How long one plugin may take to start. Fastify's default (10 s) is shorter than what the store

@@ -9,7 +9,8 @@ function readVersion(): string {
   if (typeof AGENTPORT_VERSION === "string") return AGENTPORT_VERSION;
   if (process.env.npm_package_version) return process.env.npm_package_version;
   try {
-    return JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+      .version;
   } catch {
     return "unknown";
   }

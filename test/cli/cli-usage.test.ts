@@ -65,7 +65,7 @@ describe("CLI usage", () => {
       // Every flag line: an optional short flag, the long flag, its description from column 33.
       const flagLines = text
         .split("\n")
-        .filter((l) => /^ {2}(-\w, |    )--[a-z]/.test(l) && !/^ {6}--[a-z-]+ \w+, --/.test(l));
+        .filter((l) => /^ {2}(-\w, | {4})--[a-z]/.test(l) && !/^ {6}--[a-z-]+ \w+, --/.test(l));
       expect(flagLines.length).toBeGreaterThan(3);
       for (const line of flagLines) expect(line, line).toMatch(/^.{31} \S/);
     }

@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +26,7 @@ export interface Emulator {
 export async function startS3(): Promise<Emulator> {
   const directory = mkdtempSync(join(tmpdir(), "agentport-s3rver-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
-  const { port } = (await server.run()) as AddressInfo;
+  const { port } = await server.run();
   return {
     env: (name) => ({
       BLOB_STORE: "s3",

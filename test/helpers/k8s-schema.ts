@@ -47,11 +47,11 @@ function walk(value: Json, type: string, path: string): string[] {
   const array = /^Array<(.+)>$/.exec(type);
   if (array) return Array.isArray(value) ? value.flatMap((v, i) => walk(v, array[1], `${path}[${i}]`)) : [];
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) return Object.entries(value as object).flatMap(([k, v]) => walk(v, map[1], `${path}.${k}`));
+  if (map) return Object.entries(value).flatMap(([k, v]) => walk(v, map[1], `${path}.${k}`));
   const attributes = models[type]?.getAttributeTypeMap?.();
   if (!attributes || typeof value !== "object") return [];
   const fields = new Map(attributes.map((a) => [a.baseName, a.type]));
-  return Object.entries(value as object).flatMap(([k, v]) =>
+  return Object.entries(value).flatMap(([k, v]) =>
     fields.has(k) ? walk(v, fields.get(k)!, `${path}.${k}`) : [`${path}.${k}`],
   );
 }

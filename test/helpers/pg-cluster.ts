@@ -256,7 +256,7 @@ export class PgCluster {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(join(this.bin, tool), args, { ...ids, cwd: this.root, stdio: ["ignore", "ignore", "pipe"] });
       let err = "";
-      child.stderr!.on("data", (d: Buffer) => (err += d));
+      child.stderr.on("data", (d: Buffer) => (err += d));
       const timer = setTimeout(() => {
         child.kill("SIGKILL");
         reject(new Error(`${tool} did not finish within ${timeout} ms: ${err}`));

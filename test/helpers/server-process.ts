@@ -21,13 +21,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d;
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) resolve(m[1]);
     });
     child.on("exit", () => reject(new Error(`server exited early: ${out}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return { child, url, exited };
 }

@@ -69,8 +69,8 @@ export async function startStaged(
   };
   const child = spawn(node, ["server.js"], { cwd: stage, env, ...ids, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d));
-  child.stderr!.on("data", (d: Buffer) => (out += d));
+  child.stdout.on("data", (d: Buffer) => (out += d));
+  child.stderr.on("data", (d: Buffer) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`staged server did not listen within 60 s:\n${out}`)), 60_000);
     const check = () => {
@@ -80,7 +80,7 @@ export async function startStaged(
         resolve(m[1]);
       }
     };
-    child.stdout!.on("data", check);
+    child.stdout.on("data", check);
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`staged server exited with ${code}:\n${out}`));

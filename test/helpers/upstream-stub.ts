@@ -255,6 +255,8 @@ function agentic(req: StubRequest): StubRequest {
 
 export async function startUpstreamStub(): Promise<UpstreamStub> {
   const requests: StubRequest[] = [];
+  // A failure inside the handler fails the test as vitest reports an unhandled rejection.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = createServer(async (req, res) => {
     const parts: Buffer[] = [];
     for await (const p of req) parts.push(p as Buffer);

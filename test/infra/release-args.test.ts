@@ -5,7 +5,7 @@ import { specOf } from "./fixtures.js";
 
 /** An Output's value and whether it is secret, outside a Pulumi run. */
 async function unwrap(value: unknown): Promise<{ value: unknown; secret: boolean }> {
-  const out = pulumi.output(value as pulumi.Input<unknown>) as pulumi.Output<unknown>;
+  const out = pulumi.output(value) as pulumi.Output<unknown>;
   return { value: await new Promise((resolve) => out.apply(resolve)), secret: await pulumi.isSecret(out) };
 }
 

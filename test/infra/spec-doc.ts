@@ -79,7 +79,7 @@ export function expandCell(cell: string): string[] {
     .split(/\s*(?:,|\/)\s+/)
     .map((t) => t.trim())
     .filter(Boolean);
-  const first = tokens[0]!;
+  const first = tokens[0];
   const base = first.slice(0, first.lastIndexOf("."));
   const leaf = first.slice(first.lastIndexOf(".") + 1);
   return tokens.map((t, i) => {
@@ -88,7 +88,7 @@ export function expandCell(cell: string): string[] {
     if (t.startsWith("_")) return `${base}.${leaf.slice(0, leaf.lastIndexOf("_"))}${t}`;
     if (
       /^[a-z][A-Za-z]*\.[A-Za-z]/.test(t) &&
-      !/^[a-z]+[A-Z]/.test(t.split(".")[0]!) &&
+      !/^[a-z]+[A-Z]/.test(t.split(".")[0]) &&
       t.split(".").length > 1 &&
       !t.startsWith("search.")
     )
@@ -124,7 +124,7 @@ function prosePaths(md: string): string[] {
   for (const para of md.split("\n").filter((l) => !l.startsWith("|") && !l.startsWith("Every component has"))) {
     let parent = "";
     for (const [, token] of para.matchAll(/`([^`]+)`/g)) {
-      const t = token!;
+      const t = token;
       if (
         /^[a-z][A-Za-z_]*\.[A-Za-z_<][\w.<>-]*$/.test(t) &&
         !/your-domain|^gpt-|^extra_config|^automation\.services\./.test(t)
@@ -175,7 +175,7 @@ export function components(md: string): string[] {
   }
   const subServices = lines
     .filter((l) => !l.startsWith("- "))
-    .flatMap((l) => [...l.matchAll(/`(automation\.services\.[\w-]+)`/g)].map((m) => m[1]!));
+    .flatMap((l) => [...l.matchAll(/`(automation\.services\.[\w-]+)`/g)].map((m) => m[1]));
   return [...out, ...subServices];
 }
 
@@ -186,8 +186,8 @@ function commonFields(md: string): string[] {
   const sentence = para.slice(0, para.indexOf(". Defaults of"));
   const out: string[] = [];
   for (const [, t] of sentence.matchAll(/`([^`]+)`/g)) {
-    if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)?$/.test(t!) && !["true", "false"].includes(t!)) out.push(t!);
-    else if (/^\.[a-z][A-Za-z]*$/.test(t!)) out.push(out.at(-1)!.replace(/\.[^.]*$/, "") + t);
+    if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)?$/.test(t) && !["true", "false"].includes(t)) out.push(t);
+    else if (/^\.[a-z][A-Za-z]*$/.test(t)) out.push(out.at(-1)!.replace(/\.[^.]*$/, "") + t);
   }
   return out;
 }
@@ -212,24 +212,24 @@ function monitoringPaths(md: string): string[] {
   const para = md.split("\n").find((l) => l.startsWith("Monitoring components also take"));
   if (!para) throw new Error("the reference has no monitoring resources paragraph");
   const placement = [...para.slice(0, para.indexOf(";")).matchAll(/`(\w+)`/g)]
-    .map((m) => m[1]!)
+    .map((m) => m[1])
     .filter((f) => f !== "resources");
   const [, requests, rest] = /request defaults: ([^;]*); (.*)$/.exec(para)!;
   const out: string[] = [];
-  for (const item of requests!.split(/,\s*/)) {
+  for (const item of requests.split(/,\s*/)) {
     const [, name] = /^(.*) \S+\/\S+$/.exec(item)!;
-    const key = `monitoring.${MONITORING_KEY[name!] ?? name}`;
+    const key = `monitoring.${MONITORING_KEY[name] ?? name}`;
     out.push(
       ...placement.map((f) => `${key}.${f}`),
       `${key}.resources.requests.memory`,
       `${key}.resources.requests.cpu`,
     );
   }
-  for (const item of rest!.replace(/\.$/, "").split(/,\s*/)) {
+  for (const item of rest.replace(/\.$/, "").split(/,\s*/)) {
     const limits = /^(\S+) limits \S+\/\S+$/.exec(item);
     if (limits)
       out.push(`monitoring.${limits[1]}.resources.limits.memory`, `monitoring.${limits[1]}.resources.limits.cpu`);
-    else if (/^replicas \d+$/.test(item)) out.push(`monitoring.${/^(\S+) limits/.exec(rest!)![1]}.replicaCount`);
+    else if (/^replicas \d+$/.test(item)) out.push(`monitoring.${/^(\S+) limits/.exec(rest)![1]}.replicaCount`);
     else throw new Error(`unread monitoring resource item: ${item}`);
   }
   return out;
@@ -250,17 +250,17 @@ export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[
   const groups: string[] = [];
   for (const t of tables(md)) {
     if (t.header[0] === "Category" && t.header[1] === "Parameters") {
-      for (const p of t.rows.flatMap((row) => overridePaths(row[1]!))) (p.endsWith(".*") ? groups : found).push(p);
+      for (const p of t.rows.flatMap((row) => overridePaths(row[1]))) (p.endsWith(".*") ? groups : found).push(p);
     }
-    if (t.header[0] === "Parameter") for (const row of t.rows) found.push(...expandCell(row[0]!));
+    if (t.header[0] === "Parameter") for (const row of t.rows) found.push(...expandCell(row[0]));
     if (t.header[0] === "Provider")
-      for (const row of t.rows) found.push(...expandCell(row[1]!.replace(/\s*\([^)]*\)/g, "")));
+      for (const row of t.rows) found.push(...expandCell(row[1].replace(/\s*\([^)]*\)/g, "")));
     if (t.heading === "Versioning") {
-      for (const row of t.rows) for (const key of IMAGE_KEY[row[0]!] ?? [row[0]!]) found.push(`image.${key}.tag`);
+      for (const row of t.rows) for (const key of IMAGE_KEY[row[0]] ?? [row[0]]) found.push(`image.${key}.tag`);
     }
     if (t.header[0] === "Component" && t.header[1] === "replicas") {
       for (const row of t.rows) {
-        for (const name of row[0]!.split(/,\s*/)) {
+        for (const name of row[0].split(/,\s*/)) {
           const path = COMPONENT_PATH[name] ?? name.replace(/ .*/, "");
           const [replicas, reqMem, reqCpu, limMem, limCpu] = row.slice(1);
           if (replicas !== "-") found.push(`${path}.${path === "objstore" ? "replicas" : "replicaCount"}`);

@@ -49,7 +49,7 @@ function setPath(tree: Record<string, any>, path: string, value: unknown): void 
   let node = tree;
   for (const [i, key] of keys.slice(0, -1).entries()) {
     if (node[key] === undefined || node[key] === null || typeof node[key] !== "object")
-      node[key] = /^\d+$/.test(keys[i + 1]!) ? [] : {};
+      node[key] = /^\d+$/.test(keys[i + 1]) ? [] : {};
     node = node[key];
   }
   node[keys.at(-1)!] = value;

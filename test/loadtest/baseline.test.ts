@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHarnessArgs } from "../../loadtest/harness/args.js";
 import { compareRuns } from "../../loadtest/harness/baseline.js";
-import type { RunReport } from "../../loadtest/harness/runner.js";
+import type { RunReport } from "../../loadtest/harness/run-report.js";
 import { resolveSlo } from "../../loadtest/harness/slo.js";
 import { stackTargetUrl } from "../../loadtest/harness/stack-target.js";
 import { validateStack } from "../../infra/stack/validate.js";

@@ -31,6 +31,7 @@ describe("load-test progress", () => {
     p.update("[streaming] 1/50 streams");
     p.done();
     await new Promise((r) => setImmediate(r));
+    // eslint-disable-next-line no-control-regex -- the terminal's escape sequence is what is tested
     expect(written.join("")).toMatch(/^\r\x1b\[2K\d+\.\ds \[streaming\] 1\/50 streams\r\x1b\[2K$/);
   });
 });

@@ -87,6 +87,14 @@ describe("stream validator", () => {
     expect(validateStream(parse(err)).errors[0]).toBe("error event: upstream down");
   });
 
+  it("shows what a server sent when it is not a string (an error object, a numeric finish reason), not [object Object]", () => {
+    const opened = chunk("chatcmpl-1", { role: "assistant", content: "" });
+    const err = opened + `data: {"error":{"message":{"detail":"upstream down"}}}\n\n`;
+    expect(validateStream(parse(err)).errors[0]).toBe('error event: {"detail":"upstream down"}');
+    const odd = parse(good().replace('"finish_reason":"stop"', '"finish_reason":{"why":1}'));
+    expect(validateStream(odd).errors).toContain('chunk 3: finish_reason {"why":1}');
+  });
+
   it("rejects a wrong model and a non-JSON chunk", () => {
     expect(validateStream(parse(good()), { model: "agentport/other" }).ok).toBe(false);
     expect(validateStream(parse("data: nope\n\n")).errors[0]).toMatch(/not JSON/);

@@ -128,7 +128,7 @@ describe("keys CLI", () => {
       // A second server on the same data dir refuses to start.
       const second = await startServerProcess({ DATA_DIR: dataDir }).catch((e: Error) => e);
       expect(second).toBeInstanceOf(Error);
-      expect(String(second)).toContain("server exited early");
+      expect((second as Error).message).toContain("server exited early");
     },
   );
 

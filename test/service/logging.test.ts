@@ -82,7 +82,7 @@ describe("structured logs", () => {
   });
 
   it("log a client that hangs up mid-upload at info, not as a storage failure at error, and keep nothing", async () => {
-    const { lines, config, store, app } = await appLoggingAtInfo();
+    const { lines, store, app } = await appLoggingAtInfo();
     await app.listen({ host: "127.0.0.1", port: 0 });
     const { secret } = await app.apiKeys.create({ projectId: "default", name: "k", createdBy: "u" });
     const port = (app.server.address() as { port: number }).port;

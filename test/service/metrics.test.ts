@@ -9,7 +9,6 @@ const user = [{ role: "user" as const, content: "hi" }];
 
 describe("/metrics after real requests through the official client", () => {
   let llm: LlmTestApp;
-  let t: TestApp;
   let origin: string;
   let client: OpenAI;
   beforeAll(async () => {
@@ -23,7 +22,7 @@ describe("/metrics after real requests through the official client", () => {
       {},
       { logger: { level: "silent" } },
     );
-    ({ t, client } = llm);
+    ({ client } = llm);
     origin = llm.baseURL.replace(/\/v1$/, "");
   });
   afterAll(() => llm.close());

@@ -197,13 +197,13 @@ describe("usage written by several replicas", () => {
     // The store refuses one write, as it would during a failover.
     const flaky: Db = {
       ...store.db,
-      query: ((sql: string, params?: unknown[]) => {
+      query: (sql: string, params?: unknown[]) => {
         if (failNext && sql.includes("INSERT INTO usage_minutes")) {
           failNext = false;
           return Promise.reject(new Error("connection terminated"));
         }
         return store.db.query(sql, params);
-      }) as Db["query"],
+      },
     };
     const [a, b] = [new UsageMeter(flaky), new UsageMeter(store.db)];
     const at = Date.UTC(2026, 0, 1, 12, 30, 15);

@@ -15,7 +15,7 @@ const CONFIG = {
 } as const;
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const { spec: vega } = compile({ ...spec, config: { ...CONFIG, ...spec.config } } as TopLevelSpec);
+  const { spec: vega } = compile({ ...spec, config: { ...CONFIG, ...spec.config } });
   const view = new View(parse(vega), { renderer: "none" });
   try {
     return await view.toSVG();

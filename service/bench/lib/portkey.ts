@@ -43,7 +43,7 @@ export async function startPortkey(upstream: string): Promise<Portkey> {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d).slice(-2000)));
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const url = `http://127.0.0.1:${port}`;
   // Bounded: it prints a banner after a 1 s spinner, so readiness is asked of its root route.
   for (let i = 0; ; i++) {

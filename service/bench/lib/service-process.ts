@@ -99,15 +99,15 @@ export function startService(kind: EntryKind, env: Record<string, string>): Prom
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (d: Buffer) => {
-      out += d;
+      out += d.toString();
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume(); // request logs keep flowing, into nothing
+        child.stdout.off("data", onData);
+        child.stdout.resume(); // request logs keep flowing, into nothing
         resolve({ child, url: m[1], startMs: performance.now() - started });
       }
     };
-    child.stdout!.on("data", onData);
+    child.stdout.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${kind} exited with ${code}: ${out}`)));
   });
 }

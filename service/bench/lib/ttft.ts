@@ -23,7 +23,7 @@ async function once(target: Target, dispatcher: Agent): Promise<number> {
   const reader = new SseReader();
   let ttft = NaN;
   for await (const chunk of res.body) {
-    if (Number.isNaN(ttft) && reader.push(chunk).some((e) => e.kind === "data" && hasContent(e.data)))
+    if (Number.isNaN(ttft) && reader.push(chunk as Buffer).some((e) => e.kind === "data" && hasContent(e.data)))
       ttft = performance.now() - start;
   }
   return ttft;

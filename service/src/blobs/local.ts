@@ -97,7 +97,7 @@ export class LocalBlobStore implements BlobStore {
     assertKey(key);
     return stat(join(this.dir, key)).then(
       (s) => s.isFile(),
-      (err) => (isMissing(err) ? false : Promise.reject(err)),
+      (err: Error) => (isMissing(err) ? false : Promise.reject(err)),
     );
   }
 

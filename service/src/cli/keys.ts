@@ -111,14 +111,14 @@ function configOrExit(): ServiceConfig {
 }
 
 async function printToken(values: Values): Promise<void> {
-  const role = values.role!;
+  const role = values.role;
   if (!isRole(role)) fail(`--role takes one of ${MEMBER_ROLES.join(", ")} (got '${role}')`);
-  const ttlSeconds = parseTtl(values.ttl!);
+  const ttlSeconds = parseTtl(values.ttl);
   if (ttlSeconds === undefined) fail(`--ttl takes seconds or 15m, 12h, 7d, at most 30d (got '${values.ttl}')`);
   if (!values.user?.trim()) fail("--user takes a user id");
   const config = configOrExit();
   const { token, expiresAt } = await mintToken(config, {
-    project: values.project!,
+    project: values.project,
     role,
     ttlSeconds,
     user: values.user.trim(),
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);
   const keyOptions = command === "create" ? newKeyOptions(values) : {};
   const config = configOrExit();
-  const project = values.project!;
+  const project = values.project;
 
   // The embedded store may be held by a running server: find it by its record in the data dir
   // (or AGENTPORT_URL), and go through it. With DATABASE_URL the store is shared anyway.
@@ -220,11 +220,11 @@ async function main(): Promise<void> {
     switch (command) {
       case "create": {
         if (!values.name?.trim()) fail("create needs --name NAME");
-        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json!);
+        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json);
         break;
       }
       case "list": {
-        printList(await ops.list(project), project, values.json!);
+        printList(await ops.list(project), project, values.json);
         break;
       }
       case "delete": {

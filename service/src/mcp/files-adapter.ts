@@ -14,7 +14,7 @@ const toMcp = (f: FileRecord): McpFileRecord => ({
 
 async function collect(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   return Buffer.concat(parts);
 }
 

@@ -57,7 +57,8 @@ export class SessionRegistry extends EventEmitter<{ closed: [id: string, reason:
   /** Sweeps idle sessions on an unref'd timer (it never keeps the process alive). */
   start(): void {
     const every = Math.min(Math.max(this.opts.idleMs / 2, 50), 30_000);
-    this.sweepTimer = setInterval(() => this.sweep(), every);
+    // sweep() never rejects: close() swallows a transport's failure to close.
+    this.sweepTimer = setInterval(() => void this.sweep(), every);
     this.sweepTimer.unref();
   }
 

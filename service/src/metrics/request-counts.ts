@@ -17,7 +17,7 @@ export class RequestCounts {
   count(request: FastifyRequest, reply: FastifyReply): void {
     const route = request.routeOptions.url ?? "unmatched";
     let byMethod = this.counts.get(route);
-    if (!byMethod) this.counts.set(route, (byMethod = new Map()));
+    if (!byMethod) this.counts.set(route, (byMethod = new Map<string, Float64Array>()));
     let byStatus = byMethod.get(request.method);
     if (!byStatus) byMethod.set(request.method, (byStatus = new Float64Array(STATUSES)));
     byStatus[reply.statusCode]++;

@@ -110,7 +110,7 @@ export function toApiError(
     return unavailable("The metadata store is not answering; retry the request.");
   // SQLSTATE class 22 (data exception: a NUL byte, a number out of range) is the input's fault.
   if (err instanceof StoreError && err.code?.startsWith("22")) return unstorableValue();
-  if (err.validation?.length) return fromValidation(mostSpecific(err.validation as unknown as ValidationIssue[]));
+  if (err.validation?.length) return fromValidation(mostSpecific(err.validation));
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return bodyTooLarge(jsonBodyLimit);

@@ -14,20 +14,22 @@ export type { ChatOutcome } from "../metrics/chat-metrics.js";
 /** Which per-key limit refused a request. */
 export type LimitKind = "requests" | "tokens";
 
+// Members the agents and the limiter take as callbacks are function-typed properties: their
+// implementations are arrows, safe to pass without `this`.
 export interface ServiceMetrics {
   /** A request refused with 429 by a key's requests- or tokens-per-minute limit. */
   rateLimited(limit: LimitKind): void;
   /** Whether the shared rate-limit counter (Redis) is away and limits are counted per replica. */
-  limiterDegraded(degraded: boolean): void;
+  limiterDegraded: (degraded: boolean) => void;
   /**
    * An `llm` agent's upstream call failed: its HTTP status, or `timeout`, `connection` (no
    * answer) or `bad_response` (an answer that broke off or could not be read).
    */
-  upstreamError(status: string): void;
+  upstreamError: (status: string) => void;
   /** An `llm` agent's call of an upstream (its own or a fallback's, by that agent's id), each try counted. */
-  upstreamAttempt(agent: string): void;
+  upstreamAttempt: (agent: string) => void;
   /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
-  upstreamFallback(agent: string, fallback: string): void;
+  upstreamFallback: (agent: string, fallback: string) => void;
   /** The stored responses' retention sweep: expired rows removed, runs failed. */
   responsesSweep: SweepCounts;
 }

@@ -21,7 +21,7 @@ export const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 /** The installed PGlite's version (its package exports no package.json: found from its entry). */
 export function pgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-  return JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8")).version;
+  return (JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8")) as { version: string }).version;
 }
 
 export const templateName = (version = pgliteVersion()) => `pglite-${version}-datadir.tar.gz`;

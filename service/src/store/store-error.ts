@@ -54,7 +54,7 @@ export function isUnavailable(err: unknown): boolean {
   return (
     UNAVAILABLE_SQLSTATE.test(code) ||
     UNAVAILABLE_ERRNO.has(code) ||
-    (!code && UNAVAILABLE_MESSAGE.test(String(e?.message ?? "")))
+    (!code && typeof e?.message === "string" && UNAVAILABLE_MESSAGE.test(e.message))
   );
 }
 

@@ -32,10 +32,10 @@ export async function startPack(runner: string, dir: string, timeoutMs = 60_000)
   // The engine address is only used for logs; none is listening in the test.
   const pack = spawn(process.execPath, [runner, "127.0.0.1:1", "."], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
-  pack.stderr!.on("data", (d) => (stderr += d));
+  pack.stderr.on("data", (d) => (stderr += d));
   let timer: NodeJS.Timeout | undefined;
   const port = await new Promise<string>((resolve, reject) => {
-    pack.stdout!.once("data", (d) => resolve(String(d).trim()));
+    pack.stdout.once("data", (d) => resolve(String(d).trim()));
     pack.once("exit", (code) => reject(new Error(`the pack exited with ${code}: ${stderr}`)));
     timer = setTimeout(
       () => reject(new Error(`the pack printed no port within ${timeoutMs} ms: ${stderr}`)),

@@ -1,6 +1,6 @@
 /** The conformance table: monitoring, limits, image tags by chart version, and the paths the reference names in prose. */
 import { apiScrapeConfig } from "../../../infra/api/scrape.js";
-import { CHART, GENERATED, fixedValue, placeholder, S, minio, clouda, type Edit, section } from "./row.js";
+import { CHART, GENERATED, fixedValue, placeholder, S, minio, type Edit, section } from "./row.js";
 
 const { rows, add } = section();
 

@@ -1,5 +1,5 @@
 /** The conformance table: ingress, storage providers, company and mail, and the components' environment values. */
-import { CHART, GENERATED, NA, fixedValue, placeholder, S, minio, clouda, type Edit, section } from "./row.js";
+import { CHART, GENERATED, NA, fixedValue, placeholder, S, minio, type Edit, section } from "./row.js";
 
 const { rows, add } = section();
 

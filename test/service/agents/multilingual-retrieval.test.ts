@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import OpenAI, { toFile } from "openai";
+import type OpenAI from "openai";
+import { toFile } from "openai";
 import { buildTestApp, type TestApp } from "../../helpers/app.js";
 import { STORE_KINDS } from "../../helpers/store.js";
 import { listen, openaiClient } from "../../helpers/openai-client.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { buildTestApp, type TestApp } from "../../helpers/app.js";
 import { STORE_KINDS } from "../../helpers/store.js";
 import { listen, openaiClient } from "../../helpers/openai-client.js";

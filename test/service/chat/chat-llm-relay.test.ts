@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
-import type { TestApp } from "../../helpers/app.js";
 import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
 import { scrape } from "../../helpers/metrics.js";
 import { SseReader } from "../../../service/src/sse/sse-reader.js";
@@ -21,7 +20,6 @@ function events(text: string): string[] {
 describe("an llm agent relays its upstream's answer", () => {
   let llm: LlmTestApp;
   let stub: UpstreamStub;
-  let t: TestApp;
   let baseURL: string;
   let secret: string;
   let client: OpenAI;
@@ -31,7 +29,7 @@ describe("an llm agent relays its upstream's answer", () => {
       { id: "tools-bot", kind: "llm", model: "tools" },
       { id: "careful", kind: "llm", model: "refuse" },
     ]);
-    ({ stub, t, baseURL, secret, client } = llm);
+    ({ stub, baseURL, secret, client } = llm);
   });
   afterAll(() => llm.close());
 

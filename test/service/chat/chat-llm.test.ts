@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import OpenAI from "openai";
-import { agentsFileOf, buildTestApp, type TestApp } from "../../helpers/app.js";
+import { agentsFileOf, buildTestApp } from "../../helpers/app.js";
 import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
-import { listen, openaiClient } from "../../helpers/openai-client.js";
+import { listen } from "../../helpers/openai-client.js";
 import { startUpstreamStub, type UpstreamStub } from "../../helpers/upstream-stub.js";
 
 const UPSTREAM_KEY = "sk-upstream-secret";
@@ -19,7 +19,6 @@ const postChat = (baseURL: string, secret: string, body: object, signal?: AbortS
 describe("llm agents against an upstream", () => {
   let app: LlmTestApp;
   let stub: UpstreamStub;
-  let t: TestApp;
   let baseURL: string;
   let secret: string;
   let client: OpenAI;
@@ -40,7 +39,7 @@ describe("llm agents against an upstream", () => {
       ],
       { LLM_API_KEY: UPSTREAM_KEY },
     );
-    ({ stub, t, baseURL, secret, client } = app);
+    ({ stub, baseURL, secret, client } = app);
   });
   afterAll(() => app.close());
 

@@ -46,7 +46,7 @@ async function post(body: unknown, secret = h.secret) {
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(20_000),
   });
-  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, json: await res.json() };
 }
 
 describe("POST /v1/embeddings", () => {
@@ -236,7 +236,7 @@ describe("POST /v1/embeddings at shutdown", () => {
       deadline.abort();
       const res = await pending;
       expect(res.status).toBe(503);
-      expect(((await res.json()) as any).error).toMatchObject({
+      expect((await res.json()).error).toMatchObject({
         code: "service_unavailable",
         message: expect.stringContaining("shutting down"),
       });

@@ -305,11 +305,7 @@ describe("upload form errors", () => {
       "unknown_parameter",
     ],
   ] as const)("%s is a 400 naming the parameter, and stores nothing", async (_name, fields, param, code) => {
-    const res = await post(
-      fields.map(([n, v, f]) => (f === undefined ? [n, v] : [n, blob(v), f])) as Array<
-        [string, string | Blob, string?]
-      >,
-    );
+    const res = await post(fields.map(([n, v, f]) => (f === undefined ? [n, v] : [n, blob(v), f])));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: "invalid_request_error", param, code });
     expect(typeof res.body.error.message).toBe("string");

@@ -3,7 +3,8 @@
  * default chat agent answering from it with file ids.
  */
 import { randomBytes } from "node:crypto";
-import OpenAI, { toFile } from "openai";
+import type OpenAI from "openai";
+import { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBlobBackend, type Emulator } from "../../helpers/blob-emulators.js";
 import { buildFilesApp, type FilesTestApp } from "../../helpers/files.js";

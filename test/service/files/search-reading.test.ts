@@ -5,7 +5,8 @@
  * client) and MCP `search_files` (MCP SDK client).
  */
 import { readFileSync } from "node:fs";
-import OpenAI, { toFile } from "openai";
+import type OpenAI from "openai";
+import { toFile } from "openai";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../helpers/app.js";

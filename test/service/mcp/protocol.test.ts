@@ -1,7 +1,7 @@
 /** The transport rules of the spec, checked on the wire: headers, bodies, versions, auth, Origin. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../helpers/app.js";
-import { ACCEPT_BOTH, bearer, initializeMessage, listen, rpcBody } from "../../helpers/mcp.js";
+import { ACCEPT_BOTH, bearer, initializeMessage, rpcBody } from "../../helpers/mcp.js";
 
 let t: TestApp;
 let base: string;

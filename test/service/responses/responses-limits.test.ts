@@ -93,7 +93,7 @@ describe("responses metered, limited and bounded like chat", () => {
       body: typeof body === "string" ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: await res.json() };
   };
 
   it("records each run's usage in the usage API, JSON and streamed", async () => {

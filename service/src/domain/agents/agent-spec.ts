@@ -14,7 +14,7 @@ const id = z
 const alias = z
   .string()
   .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._:\/-]{0,127}$/,
+    /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/,
     "must start with a letter or digit and use only letters, digits, '.', '_', ':', '/' or '-'",
   );
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");

@@ -90,7 +90,7 @@ export function embeddingsCall(
     if (res.statusCode >= 400) throw await refusal(res, upstream, info, ctx);
     let json: { data: Embedding[]; usage?: { prompt_tokens?: unknown } };
     try {
-      json = JSON.parse(await readCapped(res, MAX_ANSWER_BYTES));
+      json = JSON.parse(await readCapped(res, MAX_ANSWER_BYTES)) as typeof json;
     } catch {
       onError("bad_response");
       throw upstreamFailed(`its embeddings response was not valid JSON of at most ${MAX_ANSWER_BYTES} bytes`);

@@ -18,7 +18,7 @@ import { streamReadFailure, type UpstreamErrorListener } from "./upstream-wire.j
 type Json = Record<string, unknown>;
 
 function responsesBody(spec: LlmSpec, request: ChatRequest, stream: boolean): string {
-  const input = Array.isArray(request.fields?.input) ? request.fields.input : [];
+  const input: unknown[] = Array.isArray(request.fields?.input) ? (request.fields.input as unknown[]) : [];
   const system = spec.system_prompt ? [{ type: "message", role: "system", content: spec.system_prompt }] : [];
   return JSON.stringify({ ...request.fields, model: spec.model, input: [...system, ...input], stream, store: false });
 }

@@ -43,7 +43,7 @@ export interface TokenCounter {
 
 /** The end of the slice starting at `start`: at most SLICE_CHARS on, before whitespace if any, never inside a surrogate pair. */
 function sliceEnd(text: string, start: number): number {
-  let end = start + SLICE_CHARS;
+  const end = start + SLICE_CHARS;
   if (end >= text.length) return text.length;
   const space = text.lastIndexOf(" ", end);
   if (space > start) return space;

@@ -72,12 +72,19 @@ export class MeteredRun {
       case "completion":
         this.relayedChars += event.text.length;
         break;
+      case "tool_calls":
+        // The model wrote the calls' names and arguments: they are output tokens like text.
+        this.relayedChars += JSON.stringify(event.toolCalls).length;
+        break;
       case "usage":
         this.reported = {
           prompt_tokens: event.promptTokens,
           completion_tokens: event.completionTokens,
           total_tokens: event.promptTokens + event.completionTokens,
         };
+        break;
+      case "answering":
+      case "finish":
         break;
     }
   }

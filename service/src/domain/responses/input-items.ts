@@ -95,7 +95,7 @@ function item(raw: unknown, param: string): InputItem | undefined {
   if (type === "reasoning") return undefined;
   throw invalidParam(
     `${param}.type`,
-    `Invalid input item type '${String(type).slice(0, 64)}' in '${param}': supported are message, function_call, function_call_output and reasoning.`,
+    `Invalid input item type '${(typeof type === "string" ? type : String(JSON.stringify(type))).slice(0, 64)}' in '${param}': supported are message, function_call, function_call_output and reasoning.`,
     "unsupported_value",
   );
 }

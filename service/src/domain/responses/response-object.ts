@@ -143,7 +143,7 @@ export function adopted(ours: ResponseObject, theirs: Record<string, unknown>): 
     previous_response_id,
     store,
     metadata,
-  } as ResponseObject;
+  };
 }
 
 /** An upstream response's usage in chat terms, when it reported counts. */

@@ -47,7 +47,10 @@ const sumsId = (minuteMs: number, projectId: string, keyId: string, model: strin
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 /** PostgreSQL refused the values themselves (data exception, constraint): a retry of that row fails the same way. */
-const refusedValues = (err: unknown) => /^2[23]/.test(String((err as { code?: unknown }).code ?? ""));
+const refusedValues = (err: unknown) => {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" && /^2[23]/.test(code);
+};
 
 const INSERT = `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[])

@@ -7,7 +7,6 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ApiError, modelNotFound, notAnEmbeddingModel, unavailable } from "../../../errors.js";
 import { tokensOfChars } from "../../../domain/limits/estimate.js";
-import type { EmbeddingsRequest } from "../../../domain/agents/types.js";
 import { agentContext } from "../chat/completions/agent-context.js";
 import { Stopper } from "../chat/completions/stop-signal.js";
 import { responses } from "../../responses.js";
@@ -43,7 +42,7 @@ export default async function embeddingsRoutes(instance: FastifyInstance) {
         if (!agent.embed) {
           const embedders = app.agents
             .list(projectId)
-            .filter((a) => app.agents.resolve(projectId, a.modelId)?.embed)
+            .filter((a) => app.agents.resolve(projectId, a.modelId)?.embed !== undefined)
             .map((a) => a.modelId);
           throw notAnEmbeddingModel(body.model, agent.kind, embedders);
         }
@@ -64,7 +63,7 @@ export default async function embeddingsRoutes(instance: FastifyInstance) {
       const onClose = () => reply.raw.writableFinished || stop.stop();
       reply.raw.once("close", onClose);
       try {
-        const answer = await agent.embed(body as EmbeddingsRequest, agentContext(request, stop));
+        const answer = await agent.embed(body, agentContext(request, stop));
         const prompt = answer.promptTokens ?? promptTokens;
         run.saw({ type: "usage", promptTokens: prompt, completionTokens: 0 });
         run.end("ok", false);

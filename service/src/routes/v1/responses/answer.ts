@@ -35,7 +35,7 @@ function deltaOf(part: Choice["delta"], finish: unknown): Delta {
   const delta: Delta = {};
   if (str(part?.content)) delta.text = part!.content as string;
   if (str(part?.refusal)) delta.refusal = part!.refusal as string;
-  if (Array.isArray(part?.tool_calls)) delta.toolCalls = part!.tool_calls as ToolCallDelta[];
+  if (Array.isArray(part?.tool_calls)) delta.toolCalls = part.tool_calls as ToolCallDelta[];
   if (str(finish)) delta.finishReason = finish as string;
   return delta;
 }

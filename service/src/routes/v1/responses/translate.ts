@@ -36,7 +36,7 @@ export function chatMessages(items: readonly InputItem[]): ChatMessage[] {
           ? { type: "image_url", image_url: { url: p.image_url, ...(p.detail && { detail: p.detail }) } }
           : { type: "text", text: textOf(p) },
       );
-      messages.push({ role: item.role, content: parts as ChatMessage["content"] });
+      messages.push({ role: item.role, content: parts });
     }
   }
   return messages;
