@@ -25,13 +25,18 @@ function plainText(tokens: Token[] | undefined): string {
     .join("");
 }
 
+const anchorsByFile = new Map<string, Set<string>>();
+
 /** The anchors GitHub gives a file's headings, duplicates numbered as it numbers them. */
 function anchorsOf(file: string): Set<string> {
+  const known = anchorsByFile.get(file);
+  if (known) return known;
   const slugger = new GithubSlugger();
   const anchors = new Set<string>();
   marked.walkTokens(marked.lexer(readFileSync(file, "utf8")), (t) => {
     if (t.type === "heading") anchors.add(slugger.slug(plainText((t as Tokens.Heading).tokens)));
   });
+  anchorsByFile.set(file, anchors);
   return anchors;
 }
 
