@@ -138,6 +138,11 @@ export const ENV_DESCRIPTIONS: Record<string, EnvDescription> = {
     meaning: "with `BLOB_STORE=azure` and an account name: another blob endpoint (Azurite)",
   },
   LOG_LEVEL: { group: logs, meaning: "the lowest level of log line written" },
+  LOG_FORMAT: {
+    group: logs,
+    meaning:
+      "`auto`: readable lines when stdout is a terminal, JSON lines otherwise; `json`: always JSON (what log collectors read); `pretty`: always readable, uncoloured when not a terminal",
+  },
   REQUEST_TIMEOUT_SECONDS: {
     group: server,
     meaning:

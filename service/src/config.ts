@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
+import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 
 export type BlobStoreConfig =
@@ -91,6 +92,8 @@ export interface ServiceConfig {
   blob: BlobStoreConfig;
   /** pino level (LOG_LEVEL). */
   logLevel: string;
+  /** JSON lines, or readable lines on a terminal (LOG_FORMAT: auto, json, pretty). */
+  logFormat: LogFormat;
   /** Client-side bounds of the HTTP server (slow or idle clients cannot hold it). */
   http: {
     /** Whole request (headers and body) must arrive within this; a response's duration is not bounded. */
@@ -420,6 +423,7 @@ function readConfig(env: Env): ServiceConfig {
     fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),
     blob: blobConfig(env, dataDir),
     logLevel: choice(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    logFormat: choice(env, "LOG_FORMAT", LOG_FORMATS, "auto", true) as LogFormat,
     http: {
       // 600 s: a 512 MiB upload at ~1 MiB/s. It bounds receiving a request, never a stream's answer.
       requestTimeoutMs: positiveSeconds(env, "REQUEST_TIMEOUT_SECONDS", 600) * 1000,
