@@ -135,7 +135,7 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
 
 /**
  * DocumentDB's URI: TLS on, one replica set "rs0", no retryable writes; `tlsCAFile` when the stack
- * names where the platform's pods have the Amazon RDS CA (README: the chart cannot mount it).
+ * names where the platform's pods have the Amazon RDS CA (docs/operations.md: the chart cannot mount it).
  */
 export function docdbUri(
   host: string,

@@ -92,7 +92,7 @@ function createAccount(name: string, args: AzureStorageArgs, owner: pulumi.Resou
       // Needed for the public container only; every other container stays private. The public
       // container is read anonymously by browsers, so the account keeps public network access,
       // and the platform's chart authenticates with the account key (storage.secret.clouda's
-      // STORAGE_ACCESS_KEY), so shared-key access stays on too (README, "What stays open").
+      // STORAGE_ACCESS_KEY), so shared-key access stays on too (docs/security.md, "What stays open").
       allowBlobPublicAccess: true,
       publicNetworkAccess: "Enabled",
       allowSharedKeyAccess: true,

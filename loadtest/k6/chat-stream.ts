@@ -1,7 +1,7 @@
 /**
  * Streaming chat under concurrency, checked and measured as the harness does: every response a
  * complete, valid chunk stream; TTFT at the first content event, inter-token latency per token,
- * output tokens per second per stream and in aggregate. Needs k6 built with xk6-sse (README).
+ * output tokens per second per stream and in aggregate. Needs k6 built with xk6-sse (docs/load-testing.md).
  *   k6 run -e BASE_URL=https://api.example.com -e API_KEY=ap-… loadtest/k6/chat-stream.ts
  * STREAM_MODEL/STREAM_TOKENS pick the synthetic agent (default: the built-in synthetic-20).
  */

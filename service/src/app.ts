@@ -11,7 +11,7 @@ import { validatorCompiler } from "./validation.js";
 import { invalidParam } from "./errors.js";
 import { sendApiError, toApiError } from "./plugins/error-handler.js";
 import { clientErrorHandler } from "./http/client-error.js";
-import { batchedStdout } from "./http/log-destination.js";
+import { logDestination } from "./http/log-format.js";
 import { AccessLog } from "./http/access-log.js";
 import { requestLoggerFactory } from "./http/request-logger.js";
 import { RequestCounts } from "./metrics/request-counts.js";
@@ -106,7 +106,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? {
       level: config.logLevel,
       redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
-      stream: batchedStdout(),
+      stream: await logDestination(config.logFormat),
     },
     bodyLimit: config.jsonBodyLimit,
     pluginTimeout: PLUGIN_START_TIMEOUT_MS,

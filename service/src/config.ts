@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
+import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 
 export type BlobStoreConfig =
@@ -91,6 +92,8 @@ export interface ServiceConfig {
   blob: BlobStoreConfig;
   /** pino level (LOG_LEVEL). */
   logLevel: string;
+  /** JSON lines, or readable lines on a terminal (LOG_FORMAT: auto, json, pretty). */
+  logFormat: LogFormat;
   /** Client-side bounds of the HTTP server (slow or idle clients cannot hold it). */
   http: {
     /** Whole request (headers and body) must arrive within this; a response's duration is not bounded. */
@@ -135,11 +138,29 @@ export class ConfigError extends Error {
  */
 let problems: string[] = [];
 
+/** One variable as the readers below declare it: what it accepts and what applies when it is unset. */
+export interface EnvVariable {
+  name: string;
+  accepts: string;
+  /** The value used when the variable is unset (undefined: none, the feature is off). */
+  fallback: unknown;
+  /** Its value may hold a credential, so no message repeats it. */
+  secret: boolean;
+}
+
+/** Set while describeEnvironment runs: every reader records the variable it reads, once. */
+let described: Map<string, EnvVariable> | undefined;
+
+function declare(name: string, accepts: string, fallback: unknown, secret: boolean): void {
+  if (described && !described.has(name)) described.set(name, { name, accepts, fallback, secret });
+}
+
 /**
  * Reads `name` through `schema`: unset or empty gives `fallback`; a value the schema refuses is
  * noted as "NAME must be <accepts> (got '…')" (the value left out where it may hold a secret).
  */
 function read<T>(env: Env, name: string, schema: z.ZodType<T>, fallback: T, accepts: string, showValue = true): T {
+  declare(name, accepts, fallback, !showValue);
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const parsed = schema.safeParse(raw);
@@ -163,25 +184,38 @@ function bytes(env: Env, name: string, fallback: number): number {
 
 /** A comma-separated list of origins (`https://app.example.com`), each checked to be one. */
 function origins(env: Env, name: string): string[] {
+  const accepts = "a list of origins such as https://app.example.com, without a path or a trailing slash";
+  declare(name, `a comma-separated ${accepts.slice(2)}`, [], false);
   const list = (env[name] ?? "")
     .split(",")
     .map((o) => o.trim())
     .filter(Boolean);
   const origin = z.string().refine((o) => URL.canParse(o) && new URL(o).origin === o);
-  for (const o of list)
-    read(
-      { [name]: o },
-      name,
-      origin,
-      o,
-      "a list of origins such as https://app.example.com, without a path or a trailing slash",
-    );
+  for (const o of list) read({ [name]: o }, name, origin, o, accepts);
   return list;
+}
+
+/** Free text; `keepEmpty` keeps an empty value instead of the fallback. */
+function text(env: Env, name: string, fallback: string, accepts: string, secret = false, keepEmpty = false): string {
+  declare(name, accepts, fallback, secret);
+  const raw = env[name];
+  return raw === undefined || (raw === "" && !keepEmpty) ? fallback : raw;
+}
+
+/** Free text with no default: undefined when unset or empty. */
+function optionalText(env: Env, name: string, accepts: string, secret = false): string | undefined {
+  return text(env, name, "", accepts, secret) || undefined;
 }
 
 function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const accepts = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
   return read(env, name, integerText.pipe(z.number().int().min(min).max(max)), fallback, accepts);
+}
+
+/** An integer with no default: undefined (off) when unset. */
+function optionalInt(env: Env, name: string, min: number, max: number): number | undefined {
+  const schema = integerText.pipe(z.number().int().min(min).max(max));
+  return read<number | undefined>(env, name, schema, undefined, `an integer from ${min} to ${max}`);
 }
 
 function positiveSeconds(env: Env, name: string, fallback: number): number {
@@ -229,7 +263,8 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
 function jwtSecretFor(env: Env, dataDir: string): string {
-  if (env.JWT_SECRET) return env.JWT_SECRET;
+  const given = optionalText(env, "JWT_SECRET", "any text (a long random one)", true);
+  if (given) return given;
   const file = join(dataDir, "jwt-secret");
   try {
     if (existsSync(file)) return readFileSync(file, "utf8").trim();
@@ -246,34 +281,39 @@ function jwtSecretFor(env: Env, dataDir: string): string {
 function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
   const kind = choice(env, "BLOB_STORE", ["local", "s3", "azure"], "local", true);
   if (kind === "s3") {
-    if (!env.S3_BUCKET) problems.push("S3_BUCKET must be set when BLOB_STORE=s3 (the bucket's name)");
+    const bucket = text(env, "S3_BUCKET", "", "a bucket name");
+    if (!bucket) problems.push("S3_BUCKET must be set when BLOB_STORE=s3 (the bucket's name)");
     return {
       kind,
-      bucket: env.S3_BUCKET ?? "",
-      region: env.S3_REGION || "us-east-1",
+      bucket,
+      region: text(env, "S3_REGION", "us-east-1", "an AWS region name"),
       endpoint: url(env, "S3_ENDPOINT", ["http", "https"]),
-      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      accessKeyId: optionalText(env, "S3_ACCESS_KEY_ID", "an access key id"),
+      secretAccessKey: optionalText(env, "S3_SECRET_ACCESS_KEY", "a secret access key", true),
       forcePathStyle: boolean(env, "S3_FORCE_PATH_STYLE", false),
     };
   }
   if (kind === "azure") {
-    if (!env.AZURE_CONTAINER) problems.push("AZURE_CONTAINER must be set when BLOB_STORE=azure (the container's name)");
-    if (!env.AZURE_STORAGE_CONNECTION_STRING && !(env.AZURE_STORAGE_ACCOUNT && env.AZURE_STORAGE_KEY)) {
+    const container = text(env, "AZURE_CONTAINER", "", "a container name");
+    const connectionString = optionalText(env, "AZURE_STORAGE_CONNECTION_STRING", "a storage connection string", true);
+    const account = optionalText(env, "AZURE_STORAGE_ACCOUNT", "a storage account name");
+    const accountKey = optionalText(env, "AZURE_STORAGE_KEY", "the storage account's key", true);
+    if (!container) problems.push("AZURE_CONTAINER must be set when BLOB_STORE=azure (the container's name)");
+    if (!connectionString && !(account && accountKey)) {
       problems.push(
         "AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, must be set when BLOB_STORE=azure",
       );
     }
     return {
       kind,
-      container: env.AZURE_CONTAINER ?? "",
-      connectionString: env.AZURE_STORAGE_CONNECTION_STRING || undefined,
-      account: env.AZURE_STORAGE_ACCOUNT || undefined,
-      accountKey: env.AZURE_STORAGE_KEY || undefined,
+      container,
+      connectionString,
+      account,
+      accountKey,
       endpoint: url(env, "AZURE_BLOB_ENDPOINT", ["http", "https"]),
     };
   }
-  return { kind: "local", dir: resolve(env.BLOB_DIR || join(dataDir, "blobs")) };
+  return { kind: "local", dir: resolve(optionalText(env, "BLOB_DIR", "a directory path") ?? join(dataDir, "blobs")) };
 }
 
 function schemaName(env: Env): string | undefined {
@@ -342,8 +382,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 }
 
 function readConfig(env: Env): ServiceConfig {
-  const dataDir = resolve(env.DATA_DIR ?? ".data");
-  const host = env.HOST ?? "127.0.0.1";
+  const dataDir = resolve(text(env, "DATA_DIR", ".data", "a directory path", false, true));
+  const host = text(env, "HOST", "127.0.0.1", "an address to bind (0.0.0.0 for every interface)", false, true);
   const port = int(env, "PORT", 8080, 0, 65535);
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   return {
@@ -351,8 +391,8 @@ function readConfig(env: Env): ServiceConfig {
     port,
     publicUrl: (url(env, "PUBLIC_URL", ["http", "https"]) ?? `http://${shownHost}:${port}`).replace(/\/+$/, ""),
     corsOrigins: origins(env, "CORS_ORIGINS"),
-    rateLimitRpm: env.RATE_LIMIT_RPM ? int(env, "RATE_LIMIT_RPM", 1, 1, 2 ** 31 - 1) : undefined,
-    rateLimitTpm: env.RATE_LIMIT_TPM ? int(env, "RATE_LIMIT_TPM", 1, 1, 2 ** 31 - 1) : undefined,
+    rateLimitRpm: optionalInt(env, "RATE_LIMIT_RPM", 1, 2 ** 31 - 1),
+    rateLimitTpm: optionalInt(env, "RATE_LIMIT_TPM", 1, 2 ** 31 - 1),
     redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
     redisTimeouts: {
       connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1),
@@ -368,11 +408,11 @@ function readConfig(env: Env): ServiceConfig {
     },
     jwtSecret: jwtSecretFor(env, dataDir),
     jwtAlgorithm: choice(env, "JWT_ALGORITHM", JWT_ALGORITHMS, "HS512"),
-    modelPrefix: env.MODEL_PREFIX ?? "agentport",
-    agentsFile: env.AGENTS_FILE || undefined,
+    modelPrefix: text(env, "MODEL_PREFIX", "agentport", "a model-id prefix", false, true),
+    agentsFile: optionalText(env, "AGENTS_FILE", "a path to a YAML or JSON file"),
     llmBaseUrl: url(env, "LLM_BASE_URL", ["http", "https"])?.replace(/\/+$/, ""),
-    llmApiKey: env.LLM_API_KEY || undefined,
-    llmModel: env.LLM_MODEL || "default",
+    llmApiKey: optionalText(env, "LLM_API_KEY", "the upstream's API key", true),
+    llmModel: text(env, "LLM_MODEL", "default", "the upstream's model name"),
     llmTimeouts: {
       headersMs: positiveSeconds(env, "LLM_TIMEOUT_SECONDS", 600) * 1000,
       idleMs: positiveSeconds(env, "LLM_IDLE_TIMEOUT_SECONDS", 300) * 1000,
@@ -383,6 +423,7 @@ function readConfig(env: Env): ServiceConfig {
     fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),
     blob: blobConfig(env, dataDir),
     logLevel: choice(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    logFormat: choice(env, "LOG_FORMAT", LOG_FORMATS, "auto", true) as LogFormat,
     http: {
       // 600 s: a 512 MiB upload at ~1 MiB/s. It bounds receiving a request, never a stream's answer.
       requestTimeoutMs: positiveSeconds(env, "REQUEST_TIMEOUT_SECONDS", 600) * 1000,
@@ -394,4 +435,23 @@ function readConfig(env: Env): ServiceConfig {
     responsesRetentionDays: int(env, "RESPONSES_RETENTION_DAYS", 30, 0, 36_500),
     tracing: tracingConfig(env),
   };
+}
+
+/**
+ * Every variable the service reads, in the order it reads them, with what each accepts and its
+ * default: the readers above run over environments that reach every branch (each blob store, the
+ * optional limits), recording instead of reporting. Nothing is written (JWT_SECRET is given).
+ */
+export function describeEnvironment(): EnvVariable[] {
+  described = new Map();
+  try {
+    for (const extra of [{}, { BLOB_STORE: "s3" }, { BLOB_STORE: "azure" }]) {
+      problems = [];
+      readConfig({ JWT_SECRET: "described", ...extra });
+    }
+    return [...described.values()];
+  } finally {
+    described = undefined;
+    problems = [];
+  }
 }

@@ -86,7 +86,7 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
       expect(server.inputs.backup).toEqual({ backupRetentionDays: 35, geoRedundantBackup: "Enabled" });
     }
   });
-  it("keeps open on the storage account only what its consumers need (README: what stays open, and why)", () => {
+  it("keeps open on the storage account only what its consumers need (docs/security.md: what stays open, and why)", () => {
     const account = r.plan.resources.find((x) => x.type === "azure-native:storage:StorageAccount")!;
     // Anonymous reads of the public container from browsers; the chart's account key.
     expect(account.inputs).toMatchObject({

@@ -321,7 +321,7 @@ for (const k of [
   });
 }
 // Required "when their provider is chosen", but llm.AI_MODE chooses only direct or clouda: these are
-// further providers, added by setting the key, so they are not demanded (README, conformance).
+// further providers, added by setting the key, so they are not demanded (docs/deploying.md, conformance).
 const further =
   "Required once its provider is added; llm.AI_MODE cannot choose it, so setting this key adds it and nothing demands it";
 add("llm.secretKeys.providerb.API_KEY", { na: placeholder, secret: true, override: S("b"), note: further });
