@@ -13,6 +13,7 @@ import { copyApiTls } from "./api/tls-copy.js";
 import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
 import { createManagedData } from "./data/index.js";
+import { DOCDB_CA_POSTRENDERER } from "./platform/postrender/docdb-ca.js";
 import { PlatformRelease } from "./platform/release.js";
 import { buildPlatformValues } from "./platform/values/index.js";
 import { Secrets } from "./secrets.js";
@@ -32,7 +33,13 @@ const image = apiImage("api-image", spec);
 // The release starts the platform's pods: its data services must be usable first.
 const platform = new PlatformRelease(
   "platform",
-  { chart: spec.platform, values: buildPlatformValues({ spec, secrets, storage, managed }) },
+  {
+    chart: spec.platform,
+    values: buildPlatformValues({ spec, secrets, storage, managed }),
+    // DocumentDB chains to the Amazon RDS CA, which no public trust store holds: the release
+    // itself mounts it in the platform's pods, so they verify TLS from their first start.
+    postrender: spec.data.docdb === "managed" && spec.cloud.provider === "aws" ? DOCDB_CA_POSTRENDERER : undefined,
+  },
   { dependsOn: [...data.ready, ...(image.built ? [image.built] : [])] },
 );
 // On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).

@@ -11,6 +11,7 @@ import { Broker, Configuration as MqConfiguration } from "@pulumi/aws/mq/index.j
 import { RandomId } from "@pulumi/random/randomId.js";
 import { Instance, ParameterGroup, SubnetGroup as DbSubnetGroup } from "@pulumi/aws/rds/index.js";
 import type { StackSpec } from "../config.js";
+import { DOCDB_CA_FILE } from "../platform/postrender/docdb-ca.js";
 import { hostOf, serviceSecurityGroup } from "./aws-network.js";
 import type { Login, ManagedDataServices, ManagedEndpoints, ManagedLogins, PostgresEndpoint } from "./types.js";
 
@@ -134,8 +135,8 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
 }
 
 /**
- * DocumentDB's URI: TLS on, one replica set "rs0", no retryable writes; `tlsCAFile` when the stack
- * names where the platform's pods have the Amazon RDS CA (docs/operations.md: the chart cannot mount it).
+ * DocumentDB's URI: TLS on, one replica set "rs0", no retryable writes; `tlsCAFile` names where the
+ * platform's pods have the Amazon RDS CA (the release's post-renderer mounts it: docdb-ca.ts).
  */
 export function docdbUri(
   host: string,
@@ -186,7 +187,7 @@ function createDocdb(
   );
   const uri = pulumi
     .all([cluster.endpoint, login.password])
-    .apply(([host, pw]) => docdbUri(host, { ...login, password: pw }, size.docdbTlsCaFile));
+    .apply(([host, pw]) => docdbUri(host, { ...login, password: pw }, DOCDB_CA_FILE));
   return { endpoint: { uri: pulumi.secret(uri) }, instances };
 }
 

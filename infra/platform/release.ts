@@ -19,10 +19,12 @@ export interface PlatformReleaseArgs {
   chart: ChartSource;
   /** The whole values tree (buildPlatformValues); it goes in as one secret. */
   values: pulumi.Input<Values>;
+  /** A Helm post-renderer, relative to the project's directory (docdb-ca.ts on AWS with a managed DocumentDB). */
+  postrender?: string;
 }
 
 /** The Helm Release's arguments for a chart source and a values tree: pure, tested like the values builders. */
-export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>): ReleaseArgs {
+export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>, postrender?: string): ReleaseArgs {
   const c = p.chartCredentials;
   const oci = p.repository.startsWith("oci://");
   return {
@@ -47,6 +49,7 @@ export function createReleaseArgs(p: ChartSource, values: pulumi.Input<Values>):
     atomic: p.atomic,
     cleanupOnFail: p.atomic,
     maxHistory: 10,
+    ...(postrender ? { postrender } : {}),
   };
 }
 
@@ -64,7 +67,7 @@ export class PlatformRelease extends pulumi.ComponentResource {
     // Children do not inherit a component's dependsOn: the chart itself waits for the data services.
     // Protected: the chart's PVC-backed components (in-cluster data services, objstore, monitoring,
     // mail) go with it, so `pulumi up` refuses a replace or delete until unprotected.
-    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values), {
+    const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values, args.postrender), {
       parent: this,
       dependsOn: opts.dependsOn,
       protect: true,

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
+import { DOCDB_CA_FILE } from "../platform/postrender/docdb-ca.js";
 import {
   bool,
   bytes,
@@ -117,10 +118,14 @@ export const data = z
         cacheNodeType: text().default("cache.t4g.small"),
         docdbInstanceClass: text().default("db.t4g.medium"),
         docdbInstances: positiveInt().default(1),
-        /** Where the platform's pods have the Amazon RDS CA bundle (mounted by hand): added as tlsCAFile. */
+        /**
+         * Formerly where a hand-patched pod had the Amazon RDS CA. The release now mounts it itself
+         * (a Helm post-renderer) at DOCDB_CA_FILE; the key is accepted only with that value.
+         */
         docdbTlsCaFile: z
-          .string()
-          .regex(/^\/\S+$/, "must be an absolute path inside the platform's pods")
+          .literal(DOCDB_CA_FILE, {
+            error: `the release mounts the Amazon RDS CA at ${DOCDB_CA_FILE} itself (a Helm post-renderer): remove this key`,
+          })
           .optional(),
         mqInstanceType: text().default("mq.m5.large"),
         mqEngineVersion: text().default("3.13"),

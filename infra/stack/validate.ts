@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { Rule } from "./rule.js";
 import { deployRules } from "./rules-deploy.js";
+import { lifecycleRules } from "./rules-lifecycle.js";
 import { platformRules } from "./rules-platform.js";
 import { GROUPS, GROUP_NAMES, type GroupName, type StackSpec } from "./schema.js";
 import { PLACEHOLDER, isSensitivePath, isStandIn } from "./sensitive.js";
@@ -18,7 +19,7 @@ export interface Issue {
 
 export type Validation = { ok: true; spec: StackSpec; issues: [] } | { ok: false; issues: Issue[] };
 
-const RULES: Rule[] = [...deployRules, ...platformRules, ...tlsRules];
+const RULES: Rule[] = [...deployRules, ...platformRules, ...tlsRules, ...lifecycleRules];
 
 /** How the reader knows a value was a `secure:` entry: its stand-in offline, its path under Pulumi. */
 export interface ValidateOptions {

@@ -13,6 +13,7 @@ import {
   planFor,
   types,
 } from "./plan-helpers.js";
+import { DOCDB_CA_FILE, DOCDB_CA_POSTRENDERER } from "../../infra/platform/postrender/docdb-ca.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import type { PolicyInput } from "../../infra/policy/resource.js";
 import { mutated, policyInputs } from "./policy-inputs.js";
@@ -93,6 +94,13 @@ describe("plan: prod-aws", () => {
       "data-docdb-2",
       "api-image",
     ]);
+  });
+  it("installs the release with the post-renderer that mounts the Amazon RDS CA its DocumentDB URI names", () => {
+    const release = r.plan.resources.find((x) => x.type === "kubernetes:helm.sh/v3:Release")!;
+    expect(release.inputs.postrender).toBe(DOCDB_CA_POSTRENDERER);
+    const uri = new URL(String(at(r.values, "externalDocdb.mongodb_uri")));
+    expect(uri.searchParams.get("tlsCAFile")).toBe(DOCDB_CA_FILE);
+    expect(uri.searchParams.get("tls")).toBe("true");
   });
   it("gives Amazon MQ a consumer_timeout for long agent runs (its maximum), through a broker configuration", () => {
     const config = r.plan.resources.find((x) => x.type === "aws:mq/configuration:Configuration")!;
