@@ -6,8 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { awsRdsCaBundle } from "./api/ca-bundle.js";
 import { apiImage } from "./api/image.js";
 import { ApiService } from "./api/service.js";
-import { RandomPassword } from "@pulumi/random/randomPassword.js";
-import { API_DB_ROLE, databaseUrl, redisUrl, serviceSettings } from "./api/settings.js";
+import { apiDbLogins } from "./api/db-passwords.js";
+import { databaseUrl, redisUrl, serviceSettings } from "./api/settings.js";
 import { checkApiCertificate } from "./api/certificate-check.js";
 import { copyApiTls } from "./api/tls-copy.js";
 import { createResourceGroup } from "./azure-group.js";
@@ -42,11 +42,9 @@ const platform = new PlatformRelease(
   },
   { dependsOn: [...data.ready, ...(image.built ? [image.built] : [])] },
 );
-// On a managed sqldb the API gets a role of its own (created by a Job with the master's URL).
-const apiDbPassword = managed.sqldb
-  ? new RandomPassword("api-db-password", { length: 32, special: false, minUpper: 1, minLower: 1, minNumeric: 1 })
-      .result
-  : undefined;
+// On a managed sqldb the API gets roles of its own (created by a Job with the master's URL): two
+// logins, so a password rotates without a failed request (db-logins.ts).
+const apiDb = managed.sqldb ? apiDbLogins(spec.api.dbPasswordGeneration) : undefined;
 const settings = serviceSettings(spec);
 const api = new ApiService(
   "api",
@@ -58,11 +56,11 @@ const api = new ApiService(
       spec,
       secrets.sqldbPassword,
       managed.sqldb,
-      apiDbPassword && { user: API_DB_ROLE, password: apiDbPassword },
+      apiDb && { user: apiDb.active, password: apiDb.passwords[apiDb.active] },
     ),
-    dbRole: apiDbPassword && {
+    dbRole: apiDb && {
       adminUrl: databaseUrl(spec, secrets.sqldbPassword, managed.sqldb),
-      appPassword: pulumi.secret(apiDbPassword),
+      logins: pulumi.secret(pulumi.output(apiDb.passwords as Record<string, pulumi.Output<string>>)),
     },
     jwtSecret: secrets.jwtSecret,
     llmApiKey: spec.api.llm.apiKey ? pulumi.secret(spec.api.llm.apiKey) : secrets.boostLlmproxyKey,
@@ -70,6 +68,7 @@ const api = new ApiService(
     redisUrl: redisUrl(spec, managed.cache),
     cloudRoleArn: storage.serviceRoleArn,
     image: image.ref,
+    jobImage: image.jobRef,
     pull: image.pull,
     // The database URL verifies RDS's certificate against this bundle (Azure's chain is in Node's roots).
     caBundle: managed.sqldb && spec.cloud.provider === "aws" ? awsRdsCaBundle() : undefined,

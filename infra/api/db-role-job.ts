@@ -1,8 +1,15 @@
 /**
- * The Job that gives the API service a database role of its own on a managed sqldb (the image's
+ * The Job that gives the API service database roles of its own on a managed sqldb (the image's
  * `node provision-db.js`): only this Job holds the master user's URL; the Deployment waits for it
- * (pulumi-kubernetes awaits a Job's completion) and connects as the role. Idempotent as the managed
- * master: a changed image or password replaces the Job, which runs again; so does a failed one.
+ * (pulumi-kubernetes awaits a Job's completion) and connects as the active login. Idempotent as the
+ * managed master.
+ *
+ * Keyed on what it provisions, not on the API's code: pulumi-kubernetes replaces a Job on any change
+ * to its pod template, so the template holds only the owner role, the logins, the schema, the
+ * provisioning script's hash (an annotation), the Secret's generated name (a new password or master
+ * URL replaces it) and the image by its build tag (not the digest a code change moves). A deploy of
+ * unrelated code leaves the Job as it is and never touches the master; a failed Job is replaced on
+ * the next `up` (replaceUnready).
  *
  * The master's URL stays in the Job's Secret while the Job exists, and cannot be removed after it:
  * - an ownerReference (Kubernetes deleting the Secret with the Job) needs the Job's UID, which
@@ -13,24 +20,51 @@
  * So the Job and its Secret live in a namespace of their own, which only the deployer's identity
  * needs to read: whoever may read the API namespace's Secrets does not get the master's URL.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Job } from "@pulumi/kubernetes/batch/v1/index.js";
 import { ConfigMap, Namespace, Secret } from "@pulumi/kubernetes/core/v1/index.js";
 import { CA_DIR, RDS_CA_FILE } from "./ca-bundle.js";
 import { pullSecret, type PullCredentials } from "./pull-secret.js";
+import { API_DB_LOGINS } from "./db-logins.js";
 import { API_DB_ROLE } from "./settings.js";
+
+const SCHEMA = "agentport";
+
+/**
+ * The provisioning script's identity: its source and the PostgreSQL client it is bundled with (the
+ * version package-lock.json pins). A change to either runs the Job again with the new build.
+ */
+export function provisionScriptHash(
+  source = readFileSync(new URL("../../service/src/cli/provision-db.ts", import.meta.url), "utf8"),
+  lock = readFileSync(new URL("../../package-lock.json", import.meta.url), "utf8"),
+): string {
+  const pgVersion = (JSON.parse(lock) as { packages: Record<string, { version?: string }> }).packages["node_modules/pg"]
+    ?.version;
+  return createHash("sha256")
+    .update(source)
+    .update(`\0pg@${pgVersion ?? "?"}`)
+    .digest("hex");
+}
+
+/** What the Job provisions, as one key in its pod template: the owner, the logins, the schema, the script. */
+export function provisionKey(logins: string[], scriptHash = provisionScriptHash()): string {
+  const what = JSON.stringify({ owner: API_DB_ROLE, logins: [...logins].sort(), schema: SCHEMA, script: scriptHash });
+  return createHash("sha256").update(what).digest("hex").slice(0, 32);
+}
 
 export interface DbRoleJobArgs {
   /** The Job's own namespace (created here). */
   namespace: string;
   labels: Record<string, string>;
-  /** The API image (it carries provision-db.js). */
+  /** An image carrying provision-db.js, by a reference a code change does not move (image.ts `jobRef`). */
   image: pulumi.Input<string>;
   /** The master user's URL (secret), with the same TLS query as the service's. */
   adminUrl: pulumi.Output<string>;
-  /** The role's password (secret). */
-  appPassword: pulumi.Output<string>;
+  /** Each login role with its password (secret). */
+  logins: pulumi.Output<Record<string, string>>;
   /** PEM bundle the URL's sslrootcert names, mounted at CA_DIR as the service's pods have it. */
   caBundle?: string;
   /** Registry credentials for pulling the image, when the nodes cannot pull it themselves. */
@@ -48,8 +82,8 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
       type: "Opaque",
       stringData: pulumi.secret(
         pulumi
-          .all([args.adminUrl, args.appPassword])
-          .apply(([ADMIN_DATABASE_URL, APP_PASSWORD]) => ({ ADMIN_DATABASE_URL, APP_PASSWORD })),
+          .all([args.adminUrl, args.logins])
+          .apply(([ADMIN_DATABASE_URL, logins]) => ({ ADMIN_DATABASE_URL, APP_LOGINS: JSON.stringify(logins) })),
       ),
     },
     // A new password (or master URL) replaces the Secret under a new generated name, which changes
@@ -77,7 +111,10 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
         backoffLimit: 3,
         activeDeadlineSeconds: 300,
         template: {
-          metadata: { labels: { ...args.labels, "app.kubernetes.io/component": "db-role" } },
+          metadata: {
+            labels: { ...args.labels, "app.kubernetes.io/component": "db-role" },
+            annotations: { "agentport.dev/provisions": provisionKey([...API_DB_LOGINS]) },
+          },
           spec: {
             // Never: each attempt is a pod of its own whose logs stay readable after it failed.
             restartPolicy: "Never",
@@ -93,10 +130,14 @@ export function dbRoleJob(name: string, args: DbRoleJobArgs, opts: pulumi.Custom
               {
                 name: "provision-db",
                 image: args.image,
+                // A build tag moves with each push: the node must not run a cached older build.
+                imagePullPolicy: pulumi
+                  .output(args.image)
+                  .apply((i) => (i.includes("@sha256:") ? "IfNotPresent" : "Always")),
                 command: ["node", "provision-db.js"],
                 env: [
                   { name: "APP_ROLE", value: API_DB_ROLE },
-                  { name: "DATABASE_SCHEMA", value: "agentport" },
+                  { name: "DATABASE_SCHEMA", value: SCHEMA },
                 ],
                 envFrom: [{ secretRef: { name: secret.metadata.name } }],
                 securityContext: {

@@ -19,6 +19,11 @@ import type { StackSpec } from "../config.js";
 export interface ApiImage {
   /** What the Deployment runs. */
   ref: pulumi.Output<string>;
+  /**
+   * What the DB-role Job runs: a built image by its build tag (pushed by this same `up` before the
+   * Job runs, pulled Always), so a code change leaves the Job alone; a pinned image as pinned.
+   */
+  jobRef: pulumi.Output<string>;
   /** The build, when the stack builds: what must succeed before anything in the cluster changes. */
   built?: pulumi.Resource;
   /** Credentials the pods pull with (a named registry), or undefined (public, or the nodes' role). */
@@ -41,7 +46,7 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
           password: pulumi.secret(pullCredentials.password),
         }
       : undefined;
-  if (!build) return { ref: pulumi.output(image!), pull };
+  if (!build) return { ref: pulumi.output(image!), jobRef: pulumi.output(image!), pull };
 
   let target: {
     repository: pulumi.Input<string>;
@@ -122,5 +127,7 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
     },
     opts,
   );
-  return { ref: built.ref, pull, built };
+  // Resolved from the build's output, so the Job waits for the push.
+  const jobRef = pulumi.all([built.ref, target.repository]).apply(([, repository]) => `${repository}:${build.tag}`);
+  return { ref: built.ref, jobRef, pull, built };
 }

@@ -42,10 +42,12 @@ export interface ApiServiceArgs {
   /** Registry credentials for pulling it (an imagePullSecret), when the nodes cannot pull it themselves. */
   pull?: PullCredentials;
   /**
-   * A managed sqldb's master URL and the API role's password: a Job creates the role before the
-   * Deployment starts, and `databaseUrl` connects as that role.
+   * A managed sqldb's master URL and the API's logins with their passwords: a Job creates the
+   * roles before the Deployment starts, and `databaseUrl` connects as the active login.
    */
-  dbRole?: { adminUrl: pulumi.Output<string>; appPassword: pulumi.Output<string> };
+  dbRole?: { adminUrl: pulumi.Output<string>; logins: pulumi.Output<Record<string, string>> };
+  /** What the DB-role Job runs: the image, by a reference that moves only with a new build or release (image.ts). */
+  jobImage?: pulumi.Input<string>;
   /** An IAM role for the pods' cloud access (IRSA): their ServiceAccount is annotated with it. */
   cloudRoleArn?: pulumi.Output<string>;
   /** PEM bundle the database URL's sslrootcert names (the RDS CAs on AWS), mounted at CA_DIR. */
@@ -186,9 +188,9 @@ function createRoleJob(
     {
       namespace: `${args.api.namespace}-db-role`,
       labels: scope.labels,
-      image: args.image,
+      image: args.jobImage ?? args.image,
       adminUrl: dbRole.adminUrl,
-      appPassword: dbRole.appPassword,
+      logins: dbRole.logins,
       caBundle: args.caBundle,
       pull: args.pull,
     },

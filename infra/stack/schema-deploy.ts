@@ -241,6 +241,11 @@ export const api = z.strictObject({
   responsesRetentionDays: count().pipe(z.number().max(36_500, "must be at most 36500")).optional(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */
   corsOrigins: z.array(origin()).default([]),
+  /**
+   * Managed sqldb: raise by one to rotate the API's database password without a failed request
+   * (infra/api/db-logins.ts): the login no pod uses gets a new password, then the pods roll onto it.
+   */
+  dbPasswordGeneration: count().default(0),
   shutdownGraceSeconds: positiveInt().default(30),
   /** Defaults to the gateway's client_body_buffer_size. */
   jsonBodyLimit: bytes().optional(),

@@ -93,8 +93,12 @@ export class PgCluster {
     this.user = user;
   }
 
-  /** initdb + start; resolves once the server accepts connections. `tls`: a server certificate for 127.0.0.1 from a private CA. */
-  static async start(opts: { tls?: boolean } = {}): Promise<PgCluster> {
+  /**
+   * initdb + start; resolves once the server accepts connections. `tls`: a server certificate for
+   * 127.0.0.1 from a private CA. `passwords`: every role but the superuser `postgres` logs in with
+   * its password (SCRAM-SHA-256), as on a managed server.
+   */
+  static async start(opts: { tls?: boolean; passwords?: boolean } = {}): Promise<PgCluster> {
     const bin = pgBinDir();
     if (!bin) throw new Error("PostgreSQL server binaries (initdb, pg_ctl) not found: install the postgresql package");
     const root = mkdtempSync(join(tmpdir(), "agentport-pg-"));
@@ -107,6 +111,11 @@ export class PgCluster {
       120_000,
     );
     if (opts.tls) cluster.makeCertificates();
+    if (opts.passwords)
+      writeFileSync(
+        join(cluster.dataDir, "pg_hba.conf"),
+        "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n",
+      );
     await cluster.startServer();
     return cluster;
   }

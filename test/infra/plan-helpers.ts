@@ -160,14 +160,19 @@ export function expectRdsTls(plan: Plan): void {
   expect(pod.volumes).toContainEqual({ name: "ca", configMap: { name: "api-ca" } });
 }
 
-/** Managed sqldb: the API connects as its own role, which a Job creates with the master's URL first. */
+/** Managed sqldb: the API connects as a login of its own, which a Job creates with the master's URL first. */
 export function expectApiOwnDbRole(plan: Plan): void {
-  expect(new URL(apiDatabaseUrl(plan)).username).toBe("agentport_api");
+  // Generation 0 of the two alternating logins (db-logins.ts).
+  expect(new URL(apiDatabaseUrl(plan)).username).toBe("agentport_api_a");
   const objects = kubernetesObjects(plan);
   const job = objects.find((o) => o.obj.kind === "Job" && o.name === "api-db-role")!.obj;
   expect(job.spec.template.spec.containers[0].command).toEqual(["node", "provision-db.js"]);
+  // Keyed on what it provisions: no image digest in its template, the script's key in an annotation.
+  expect(JSON.stringify(job.spec.template)).not.toMatch(/@sha256:/);
+  expect(job.spec.template.metadata.annotations["agentport.dev/provisions"]).toMatch(/^[0-9a-f]{32}$/);
   const admin = objects.find((o) => o.obj.kind === "Secret" && o.name === "api-db-role-admin")!.obj;
-  expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toBe("agentport_api");
+  expect(new URL(admin.stringData.ADMIN_DATABASE_URL).username).not.toMatch(/^agentport_api/);
+  expect(Object.keys(JSON.parse(admin.stringData.APP_LOGINS))).toEqual(["agentport_api_a", "agentport_api_b"]);
   // The master's URL lives beside the Job, in a namespace of its own, never in the API's.
   expect(admin.metadata.namespace).toBe("agentport-db-role");
   // A changed password replaces the Secret (a new name), hence the Job's template: the Job runs again.

@@ -44,17 +44,16 @@ describe("the second up after a service code change (prod-aws)", () => {
     ]);
   }, 300_000);
 
-  it("changes only the image reference, the Deployment's pod template and the Job: nothing stateful", () => {
+  it("changes only the image reference and the Deployment's pod template: nothing stateful, not the DB-role Job", () => {
     expect(after.outputs.apiImageRef).not.toEqual(before.outputs.apiImageRef);
     expect(after.resources.map(key)).toEqual(before.resources.map(key));
     const previous = new Map(before.resources.map((r) => [key(r), r]));
     const changed = after.resources.filter(
       (r) => JSON.stringify(r.inputs) !== JSON.stringify(previous.get(key(r))!.inputs),
     );
-    expect(changed.map(key).sort()).toEqual([
-      "kubernetes:apps/v1:Deployment::api-deployment",
-      "kubernetes:batch/v1:Job::api-db-role",
-    ]);
+    // The Job is keyed on what it provisions (its build tag, not the digest): unrelated code never
+    // runs it, so a master-side hiccup cannot fail that deploy.
+    expect(changed.map(key).sort()).toEqual(["kubernetes:apps/v1:Deployment::api-deployment"]);
     for (const r of changed) {
       expect(r.options.protect, key(r)).toBe(false);
       // Only the images inside the pod template differ.

@@ -44,6 +44,8 @@ describe("provision-db: a least-privilege role for the API service, as a managed
   const master = `agentport_m_${suffix}`;
   const database = `agentport_d_${suffix}`;
   const role = `agentport_t_${suffix}`;
+  const login = `${role}_a`;
+  const roles = (password: string, schema = "agentport") => ({ owner: role, logins: { [login]: password }, schema });
   const firstPassword = `Pw${randomBytes(12).toString("hex")}`;
   const secondPassword = `Pw${randomBytes(12).toString("hex")}`;
   const url = (user: string, password: string) => {
@@ -64,31 +66,39 @@ describe("provision-db: a least-privilege role for the API service, as a managed
   afterAll(async () => {
     await asSuperuser(async (c) => {
       await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await c.query(`DROP ROLE IF EXISTS ${login}`);
       await c.query(`DROP ROLE IF EXISTS ${role}`);
       await c.query(`DROP ROLE IF EXISTS ${master}`);
     });
   });
 
   it("runs twice with a password change in between: the new password logs in, the old one does not", async () => {
-    await provisionAppRole(masterUrl, role, firstPassword, "agentport");
-    expect(await passwordLogsIn(role, firstPassword)).toBe(true);
-    // The next `up`: a new image or a rotated password replaces the Job, which runs again.
-    await provisionAppRole(masterUrl, role, secondPassword, "agentport");
-    expect(await passwordLogsIn(role, secondPassword)).toBe(true);
-    expect(await passwordLogsIn(role, firstPassword)).toBe(false);
+    await provisionAppRole(masterUrl, roles(firstPassword));
+    expect(await passwordLogsIn(login, firstPassword)).toBe(true);
+    // The next run: a rotated password replaces the Job, which runs again.
+    await provisionAppRole(masterUrl, roles(secondPassword));
+    expect(await passwordLogsIn(login, secondPassword)).toBe(true);
+    expect(await passwordLogsIn(login, firstPassword)).toBe(false);
     const attrs = await asSuperuser((c) =>
-      c.query("SELECT rolcanlogin, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = $1", [role]),
+      c.query(
+        "SELECT rolname, rolcanlogin, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = ANY($1) ORDER BY rolname",
+        [[role, login]],
+      ),
     );
-    expect(attrs.rows[0]).toEqual({ rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false });
+    const none = { rolsuper: false, rolcreatedb: false, rolcreaterole: false };
+    expect(attrs.rows).toEqual([
+      { rolname: role, rolcanlogin: false, ...none },
+      { rolname: login, rolcanlogin: true, ...none },
+    ]);
   });
 
   it("refuses an existing role raised beyond its schema (a managed master cannot lower it), naming the attribute", async () => {
     const raised = `agentport_r_${suffix}`;
     await asSuperuser((c) => c.query(`CREATE ROLE ${raised} LOGIN CREATEDB BYPASSRLS`));
     try {
-      await expect(provisionAppRole(masterUrl, raised, firstPassword, "agentport_raised")).rejects.toThrow(
-        /has CREATEDB, BYPASSRLS; run ALTER ROLE/,
-      );
+      await expect(
+        provisionAppRole(masterUrl, { owner: raised, logins: { [login]: firstPassword }, schema: "agentport_raised" }),
+      ).rejects.toThrow(/has CREATEDB, BYPASSRLS; run ALTER ROLE/);
       const schema = await asSuperuser((c) => c.query("SELECT 1 FROM pg_namespace WHERE nspname = 'agentport_raised'"));
       expect(schema.rowCount).toBe(0);
     } finally {
@@ -97,8 +107,8 @@ describe("provision-db: a least-privilege role for the API service, as a managed
   });
 
   it("the service runs on the role: migrations, keys, revocation, and nothing beyond its schema", async () => {
-    await provisionAppRole(masterUrl, role, secondPassword, "agentport"); // a third run, also harmless
-    const asApp = url(role, secondPassword);
+    await provisionAppRole(masterUrl, roles(secondPassword)); // a third run, also harmless
+    const asApp = url(login, secondPassword);
     const store = await openStore({ databaseUrl: asApp, databaseSchema: "agentport" });
     try {
       const keys = new ApiKeys(store);
