@@ -83,6 +83,10 @@ function createPostgres(c: Context, kind: "sqldb" | "vectordb", login: Login & {
       backupRetentionPeriod: 7,
       copyTagsToSnapshot: true,
       autoMinorVersionUpgrade: true,
+      // A resize otherwise waits for the maintenance window while the state already says done; a
+      // major version (with the new family's parameter group above) needs the explicit permission.
+      applyImmediately: size.applyImmediately,
+      allowMajorVersionUpgrade: size.allowMajorVersionUpgrade,
       ...common(c),
       ...c.snapshots(id),
     },
@@ -127,6 +131,7 @@ function createCache(c: Context, login: { password: pulumi.Output<string> }): No
       ...(size.deletionProtection && { finalSnapshotIdentifier: c.snapshots(id).finalSnapshotIdentifier }),
       subnetGroupName: subnets.name,
       securityGroupIds: [sg.id],
+      applyImmediately: size.applyImmediately,
       ...common(c),
     },
     stateful(c),
@@ -171,6 +176,8 @@ function createDocdb(
       vpcSecurityGroupIds: [sg.id],
       deletionProtection: size.deletionProtection,
       backupRetentionPeriod: 7,
+      applyImmediately: size.applyImmediately,
+      allowMajorVersionUpgrade: size.allowMajorVersionUpgrade,
       ...common(c),
       ...c.snapshots(id),
     },
@@ -181,7 +188,12 @@ function createDocdb(
     (_, i) =>
       new ClusterInstance(
         `${id}-${i}`,
-        { clusterIdentifier: cluster.id, instanceClass: size.docdbInstanceClass, ...common(c) },
+        {
+          clusterIdentifier: cluster.id,
+          instanceClass: size.docdbInstanceClass,
+          applyImmediately: size.applyImmediately,
+          ...common(c),
+        },
         stateful(c),
       ),
   );
@@ -209,7 +221,9 @@ function createBroker(c: Context, login: Login): NonNullable<ManagedEndpoints["m
     },
     { parent: c.component },
   );
-  // Note: any change to `users` replaces the broker (Amazon MQ cannot edit them in place).
+  // Any change to `users` replaces the broker (the provider's docs: Amazon MQ cannot edit them in
+  // place), and the broker is protected: `users` is read only at creation. The platform's password
+  // rotates on the broker itself (RabbitMQ's management API), then in the stack (docs/operations.md).
   const broker = new Broker(
     id,
     {
@@ -221,12 +235,13 @@ function createBroker(c: Context, login: Login): NonNullable<ManagedEndpoints["m
       securityGroups: [sg.id],
       publiclyAccessible: false,
       autoMinorVersionUpgrade: true,
+      applyImmediately: size.applyImmediately,
       users: [{ username: login.username, password: login.password }],
       logs: { general: true },
       configuration: { id: config.id, revision: config.latestRevision },
       ...common(c),
     },
-    stateful(c),
+    { ...stateful(c), ignoreChanges: ["users"] },
   );
   const host = broker.instances.apply((i) => hostOf(i?.[0]?.endpoints?.[0]));
   return { host, port: 5671, username: login.username, password: login.password };

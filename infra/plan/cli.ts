@@ -11,9 +11,10 @@ import { STACKS_DIR } from "../limits.js";
 import { assertStackExists, stackNames } from "../stack/stack-names.js";
 import { SERVICE_VERSION } from "../../service/src/version.js";
 
-const USAGE = `usage: npm run plan -- --stack NAME [--json]
+const USAGE = `usage: npm run plan -- --stack NAME [--set PATH=VALUE]... [--json]
 
   -s, --stack NAME              the stack file stacks/Pulumi.NAME.yaml (${stackNames(STACKS_DIR).join(", ")})
+      --set PATH=VALUE          plan as if the stack file said so (e.g. data.aws.postgresInstanceClass=db.r6g.xlarge)
       --json                    print the plan as one JSON document
   -h, --help                    this text
       --version                 the agentport version`;
@@ -23,6 +24,7 @@ try {
   args = parseArgs({
     options: {
       stack: { type: "string", short: "s" },
+      set: { type: "string", multiple: true },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
@@ -57,7 +59,7 @@ process.setSourceMapsEnabled(false);
 
 const started = performance.now();
 try {
-  const plan = await runPlan(args.stack);
+  const plan = await runPlan(args.stack, undefined, args.set ?? []);
   if (args.json) {
     process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
   } else {

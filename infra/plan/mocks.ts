@@ -93,7 +93,10 @@ function outputs(
 ): Record<string, unknown> {
   switch (type) {
     case "random:index/randomPassword:RandomPassword":
-      return { result: secret(`m${fake(name, Number(i.length ?? 32) - 1)}`) };
+      // New keepers, a new password (as the random provider replaces it).
+      return {
+        result: secret(`m${fake(name + (i.keepers ? JSON.stringify(i.keepers) : ""), Number(i.length ?? 32) - 1)}`),
+      };
     case "tls:index/privateKey:PrivateKey":
       return {
         privateKeyPem: secret(`-----BEGIN RSA PRIVATE KEY-----\n${fake(name, 64)}\n-----END RSA PRIVATE KEY-----\n`),

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc.js";
 import { createRecorder, type RecordedResource } from "./mocks.js";
-import { readStackFile } from "./stack-file.js";
+import { readStackFile, withEdits } from "./stack-file.js";
 
 export interface PlanOutput {
   value: unknown;
@@ -41,8 +41,9 @@ export interface Plan {
 export const isSecretEnvelope = (v: unknown): v is { value: unknown } =>
   !!v && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 
-export async function runPlan(stack: string, stacksDir?: string): Promise<Plan> {
-  const file = readStackFile(stack, stacksDir);
+/** `edits`: `PATH=VALUE` changes to the stack file, planned as if made (withEdits). */
+export async function runPlan(stack: string, stacksDir?: string, edits: string[] = []): Promise<Plan> {
+  const file = withEdits(readStackFile(stack, stacksDir), edits);
   const recorder = createRecorder();
   await pulumi.runtime.setMocks(recorder.mocks, "agentport", stack, false);
   pulumi.runtime.setAllConfig(

@@ -57,3 +57,35 @@ export function projectConfig(file: StackFile): Record<string, unknown> {
       .map(([k, v]) => [k.slice("agentport:".length), v]),
   );
 }
+
+/**
+ * The stack file with `PATH=VALUE` edits applied (`data.aws.postgresInstanceClass=db.r6g.xlarge`;
+ * the value is read as YAML, so `true`, `3` and `"17"` keep their types, and `{secure: x}` is a
+ * secret's stand-in): an operation's plan, before the stack file is edited. Paths are the `agentport:` keys without the namespace.
+ */
+export function withEdits(file: StackFile, edits: string[]): StackFile {
+  const config = structuredClone(file.config);
+  const securePaths = [...file.securePaths];
+  const secretKeys = [...file.secretKeys];
+  for (const edit of edits) {
+    const eq = edit.indexOf("=");
+    const path = edit.slice(0, eq).split(".");
+    if (eq < 1 || path.some((p) => p === "")) throw new Error(`--set wants PATH=VALUE, got ${edit}`);
+    const key = `agentport:${path[0]}`;
+    let node = (config[key] ??= {}) as Record<string, unknown>;
+    for (const p of path.slice(1, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+    const before = securePaths.length;
+    const value = standIns(
+      parse(edit.slice(eq + 1)),
+      `${key}${path
+        .slice(1)
+        .map((p) => `.${p}`)
+        .join("")}`,
+      securePaths,
+    );
+    if (securePaths.length > before && !secretKeys.includes(key)) secretKeys.push(key);
+    if (path.length === 1) config[key] = value;
+    else node[path.at(-1)!] = value;
+  }
+  return { config, securePaths, secretKeys };
+}

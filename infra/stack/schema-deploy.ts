@@ -131,6 +131,13 @@ export const data = z
         mqEngineVersion: text().default("3.13"),
         multiAz: bool().default(false),
         deletionProtection: bool().default(true),
+        /**
+         * Apply a resize or version change to RDS, ElastiCache, DocumentDB and Amazon MQ now (with the
+         * restart it may need) rather than in the next maintenance window, while the state says done.
+         */
+        applyImmediately: bool().default(false),
+        /** Let a `postgresVersion` (RDS) or DocumentDB engine change cross a major version. */
+        allowMajorVersionUpgrade: bool().default(false),
         /** Days ElastiCache keeps its daily snapshots (0 turns them off; at most 35). */
         cacheSnapshotRetentionDays: count()
           .pipe(z.number().max(35, "must be at most 35 (ElastiCache's limit)"))
