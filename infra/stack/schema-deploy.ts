@@ -79,6 +79,9 @@ export const cloud = z
   })
   .prefault({});
 
+/** The release's components that keep data in its own volumes (a StatefulSet with claims). */
+export const STATEFUL_COMPONENTS = ["sqldb", "cache", "docdb", "mq", "vectordb", "objstore", "monitoring"] as const;
+
 export const platform = z.strictObject({
   /**
    * Where the vendor chart comes from: a Helm repository (https://…) or an OCI registry
@@ -96,6 +99,21 @@ export const platform = z.strictObject({
   timeoutSeconds: positiveInt().default(1800),
   /** Roll back a failed upgrade (and clean up what it created) instead of leaving it half-applied; set in the prod stacks. */
   atomic: bool().default(false),
+  /**
+   * What the deployed stack holds that a stack-file edit must not drop or change silently (set it
+   * after the first `up`, and keep it in step; rules-lifecycle.ts): the release's PVC-backed
+   * components, and the settings a provider takes only at creation. Unset: a stack without state.
+   */
+  state: z
+    .strictObject({
+      inCluster: z.array(oneOf(STATEFUL_COMPONENTS)).default([]),
+      mqDeploymentMode: oneOf(["SINGLE_INSTANCE", "CLUSTER_MULTI_AZ"]).optional(),
+      postgresGeoRedundantBackup: bool().optional(),
+      docdbInstances: positiveInt().optional(),
+    })
+    .optional(),
+  /** Changes against `state` the operator has prepared for (a dump taken, a new server restored). */
+  acknowledge: z.array(oneOf([...STATEFUL_COMPONENTS, "docdbInstances"])).default([]),
 });
 
 const mode = () => oneOf(["inCluster", "managed", "external"]).default("inCluster");
