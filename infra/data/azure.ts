@@ -274,6 +274,12 @@ function createDocdb(scope: Scope, database: string): NonNullable<ManagedEndpoin
       consistencyPolicy: { defaultConsistencyLevel: "Session" },
       publicNetworkAccess: "Disabled",
       minimalTlsVersion: "Tls12",
+      // Point-in-time restore to any second of the last 30 days (periodic backups keep two copies,
+      // restored only through a support request). Azure migrates an existing account from periodic
+      // to continuous in place; the way back is not offered.
+      ...(size.cosmosContinuousBackup && {
+        backupPolicy: { type: "Continuous", continuousModeProperties: { tier: "Continuous30Days" } },
+      }),
       tags: net.tags,
     },
     stateful(scope),

@@ -179,6 +179,8 @@ export const data = z
         redisSku: oneOf(["Basic", "Standard", "Premium"]).default("Standard"),
         redisCapacity: z.number().int().min(0).max(6).default(1),
         cosmosServerVersion: text().default("6.0"),
+        /** Cosmos DB continuous backup (point-in-time restore, 30 days); set in prod. One-way: Azure cannot go back to periodic. */
+        cosmosContinuousBackup: bool().default(false),
       })
       .prefault({}),
   })

@@ -86,6 +86,13 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
       expect(server.inputs.backup).toEqual({ backupRetentionDays: 35, geoRedundantBackup: "Enabled" });
     }
   });
+  it("backs Cosmos DB up continuously (point-in-time restore over 30 days), as prod asks", () => {
+    const account = r.plan.resources.find((x) => x.type === "azure-native:cosmosdb:DatabaseAccount")!;
+    expect(account.inputs.backupPolicy).toEqual({
+      type: "Continuous",
+      continuousModeProperties: { tier: "Continuous30Days" },
+    });
+  });
   it("keeps open on the storage account only what its consumers need (docs/security.md: what stays open, and why)", () => {
     const account = r.plan.resources.find((x) => x.type === "azure-native:storage:StorageAccount")!;
     // Anonymous reads of the public container from browsers; the chart's account key.
