@@ -7,7 +7,7 @@ import { unprotectedState } from "./protection.js";
 import { publicStorage } from "./public-access.js";
 import { bucketRegion } from "./region.js";
 import type { PolicyInput, Violation } from "./resource.js";
-import { placeholders, shortSecrets } from "./secrets.js";
+import { placeholderDigests, placeholders, shortSecrets } from "./secrets.js";
 import { tlsOff } from "./tls.js";
 
 export interface ResourcePolicy {
@@ -26,6 +26,11 @@ export const POLICIES: ReadonlyArray<ResourcePolicy | StackPolicy> = [
     name: "no-placeholder-values",
     description: "No input holds a package placeholder (<REPLACE_WITH_YOUR_...>, any case).",
     resource: placeholders,
+  },
+  {
+    name: "no-placeholder-image-digest",
+    description: "No image is pinned to the placeholder digest (sha256 of 64 zeros) a stack file ships with.",
+    resource: placeholderDigests,
   },
   {
     name: "secret-lengths",

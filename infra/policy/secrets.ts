@@ -34,3 +34,18 @@ export function shortSecrets(r: PolicyInput): Violation[] {
     ];
   });
 }
+
+/** The stand-in digest a stack file ships until the release's real one is pinned: 64 zeros. */
+export const PLACEHOLDER_DIGEST = `@sha256:${"0".repeat(64)}`;
+
+/** An image pinned to the placeholder digest: no release has it, so the pods could never start. */
+export function placeholderDigests(r: PolicyInput): Violation[] {
+  return stringLeaves(r.props)
+    .filter(([, v]) => v.endsWith(PLACEHOLDER_DIGEST))
+    .map(([path]) =>
+      violation(
+        r,
+        `${path} is pinned to the placeholder digest (all zeros): set api.image to the release's digest from its release notes`,
+      ),
+    );
+}
