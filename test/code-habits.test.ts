@@ -47,7 +47,7 @@ describe("code habits", () => {
     writeFileSync(join(dir, "planted.ts"), planted);
     try {
       const [result] = await new ESLint({ cwd: root, cache: false }).lintFiles([join(dir, "planted.ts")]);
-      const rules = result!.messages.map((m) => m.ruleId).sort();
+      const rules = result.messages.map((m) => m.ruleId).sort();
       expect(rules).toEqual([
         "@typescript-eslint/no-floating-promises",
         "@typescript-eslint/no-misused-promises",

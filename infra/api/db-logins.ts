@@ -29,6 +29,6 @@ export function dbLoginPlan(generation: number): DbLoginPlan {
   const lastActive = (slot: number) => (generation % 2 === slot ? generation : generation - 1);
   return {
     active: API_DB_LOGINS[generation % 2],
-    keepers: { [API_DB_LOGINS[0]]: lastActive(0), [API_DB_LOGINS[1]]: lastActive(1) } as Record<ApiDbLogin, number>,
+    keepers: { [API_DB_LOGINS[0]]: lastActive(0), [API_DB_LOGINS[1]]: lastActive(1) },
   };
 }

@@ -27,7 +27,11 @@ function defaultText(variable: EnvVariable, description: EnvDescription): string
   const value = variable.fallback;
   if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) return "—";
   if (typeof value === "number" && variable.accepts.includes("byte size")) return code(bytesText(value));
-  return code(String(value));
+  return code(
+    typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : JSON.stringify(value),
+  );
 }
 
 /** Every variable read is described and every description names a variable read; otherwise throws, naming them. */

@@ -37,7 +37,7 @@ interface Def {
   catchall?: Schema;
 }
 type Schema = { _zod: { def: Def } };
-const defOf = (s: Schema | z.ZodType): Def => (s as Schema)._zod.def;
+const defOf = (s: Schema | z.ZodType): Def => s._zod.def;
 
 /** The number schemas of a pipe chain (`positiveInt().pipe(z.number().max(…))` checks both). */
 function numberDefs(schema: Schema): Def[] {
@@ -188,7 +188,7 @@ export function describeStack(schemaDir: string): Map<GroupName, StackKey[]> {
   const groups = new Map<GroupName, StackKey[]>();
   for (const [group, schema] of Object.entries(GROUPS) as [GroupName, z.ZodType][]) {
     const keys: StackKey[] = [];
-    keysOf(schema as unknown as Schema, group, docs, keys);
+    keysOf(schema, group, docs, keys);
     groups.set(group, keys.slice(1)); // the group itself is the section's heading
   }
   return groups;

@@ -39,9 +39,12 @@ async function firstLines(env: Record<string, string>, terminal: boolean): Promi
   let out = "";
   const started = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 90_000);
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d;
-      if (out.includes(STARTED) && out.endsWith("\n")) (clearTimeout(timer), resolve(true));
+      if (out.includes(STARTED) && out.endsWith("\n")) {
+        clearTimeout(timer);
+        resolve(true);
+      }
     });
     child.on("exit", () => (clearTimeout(timer), resolve(false)));
   });

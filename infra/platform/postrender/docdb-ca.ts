@@ -30,6 +30,8 @@ export const DOCDB_CA_POSTRENDERER = "infra/platform/postrender/docdb-ca.mjs";
 
 const VOLUME = "agentport-docdb-ca";
 
+// Rendered manifests are untyped YAML documents of any kind; the walk below checks what it reads.
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call */
 type Obj = Record<string, any>;
 
 /** The pod spec inside a workload manifest, or undefined for any other kind. */

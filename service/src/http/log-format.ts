@@ -21,7 +21,10 @@ export async function logDestination(
   isTTY: boolean = process.stdout.isTTY === true,
 ): Promise<LogDestination> {
   if (!prettyLogs(format, isTTY)) return batchedStdout();
-  const { prettyFactory } = await import("pino-pretty");
+  // pino-pretty's types do not resolve its named export under NodeNext: its shape, as documented.
+  const { prettyFactory } = (await import("pino-pretty")) as unknown as {
+    prettyFactory: (options: Record<string, unknown>) => (line: string) => string;
+  };
   const prettify = prettyFactory({
     colorize: isTTY,
     translateTime: "SYS:HH:MM:ss.l",
