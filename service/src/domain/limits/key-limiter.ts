@@ -25,17 +25,26 @@ export interface Reserved extends Decision {
 }
 
 export class KeyLimiter {
-  private readonly memory = new MemoryWindows();
+  private readonly memory: MemoryWindows;
   private degradedSince?: number;
   private nextProbeAt = 0;
   private readonly shared: LimitWindows | undefined;
   private readonly log: LimiterLog;
   private readonly onDegraded: (degraded: boolean) => void;
+  /** The clock, in epoch ms (the probe's pace and the fallback's windows): tests move it. */
+  private readonly now: () => number;
 
-  constructor(shared: LimitWindows | undefined, log: LimiterLog, onDegraded: (degraded: boolean) => void = () => {}) {
+  constructor(
+    shared: LimitWindows | undefined,
+    log: LimiterLog,
+    onDegraded: (degraded: boolean) => void = () => {},
+    now: () => number = Date.now,
+  ) {
     this.shared = shared;
     this.log = log;
     this.onDegraded = onDegraded;
+    this.now = now;
+    this.memory = new MemoryWindows(now);
   }
 
   /** Whether the shared counter is away and limits are counted per replica. */
@@ -49,7 +58,7 @@ export class KeyLimiter {
 
   async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Reserved> {
     const shared = this.shared;
-    if (!shared || (this.degraded && Date.now() < this.nextProbeAt))
+    if (!shared || (this.degraded && this.now() < this.nextProbeAt))
       return { ...this.memory.reserveNow(key, limits, tokens), store: this.memory };
     try {
       const decision = await shared.reserve(key, limits, tokens);
@@ -73,9 +82,9 @@ export class KeyLimiter {
   }
 
   private failed(err: unknown): void {
-    this.nextProbeAt = Date.now() + PROBE_EVERY_MS;
+    this.nextProbeAt = this.now() + PROBE_EVERY_MS;
     if (this.degraded) return;
-    this.degradedSince = Date.now();
+    this.degradedSince = this.now();
     this.onDegraded(true);
     const { code, message } = err as NodeJS.ErrnoException;
     this.log.warn(

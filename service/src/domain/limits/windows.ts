@@ -71,14 +71,26 @@ let windowSerial = 0;
 /** The same windows in this process's memory; expired ones are swept once a window. */
 export class MemoryWindows implements LimitWindows {
   private readonly windows = new Map<string, MemoryWindow>();
-  private sweptAt = Date.now();
+  /** The clock, in epoch ms: tests move it across window boundaries. */
+  private readonly now: () => number;
+  private sweptAt: number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+    this.sweptAt = now();
+  }
+
+  /** Keys whose window this process holds: the sweep keeps it to the keys seen in the last window or two. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
     return this.reserveNow(key, limits, tokens);
   }
 
   reserveNow(key: string, limits: KeyLimits, tokens: number): Decision {
-    const now = Date.now();
+    const now = this.now();
     this.sweep(now);
     let w = this.windows.get(key);
     if (!w || w.endsAt <= now) {
@@ -95,7 +107,7 @@ export class MemoryWindows implements LimitWindows {
 
   async settle(key: string, window: string, delta: number): Promise<void> {
     const w = this.windows.get(key);
-    if (w && w.id === window && w.endsAt > Date.now()) w.tokens = Math.max(0, w.tokens + delta);
+    if (w && w.id === window && w.endsAt > this.now()) w.tokens = Math.max(0, w.tokens + delta);
   }
 
   private sweep(now: number): void {

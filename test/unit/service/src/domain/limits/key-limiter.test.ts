@@ -1,0 +1,185 @@
+/**
+ * The limiter's policy while the shared counter is away: answered from a per-replica window with the
+ * same limits, one probe a second, the outage logged once when it starts and once when it ends.
+ * The shared store here is a stand-in the test makes fail; the real one is tested against Redis
+ * in redis-windows.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { KeyLimiter, type LimiterLog } from "../../../../../../service/src/domain/limits/key-limiter.js";
+import {
+  MemoryWindows,
+  WINDOW_MS,
+  type Decision,
+  type KeyLimits,
+  type LimitWindows,
+} from "../../../../../../service/src/domain/limits/windows.js";
+
+function clock(start = 1_700_000_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+/** A shared store that counts in memory (on the test's clock) and fails while `down` is set. */
+class FlakyShared implements LimitWindows {
+  down: Error | undefined;
+  reserves = 0;
+  settles: Array<{ key: string; window: string; delta: number }> = [];
+  closed = 0;
+  private readonly inner: MemoryWindows;
+  constructor(now: () => number) {
+    this.inner = new MemoryWindows(now);
+  }
+  async reserve(key: string, limits: KeyLimits, tokens: number): Promise<Decision> {
+    this.reserves++;
+    if (this.down) throw this.down;
+    return this.inner.reserve(key, limits, tokens);
+  }
+  async settle(key: string, window: string, delta: number): Promise<void> {
+    if (this.down) throw this.down;
+    this.settles.push({ key, window, delta });
+    return this.inner.settle(key, window, delta);
+  }
+  async close(): Promise<void> {
+    this.closed++;
+  }
+}
+
+function recordingLog() {
+  const lines: Array<{ level: "warn" | "info"; msg: string; obj?: object }> = [];
+  const log: LimiterLog = {
+    warn: (obj, msg) => void lines.push({ level: "warn", msg, obj }),
+    info: (msg) => void lines.push({ level: "info", msg }),
+  };
+  return { log, lines };
+}
+
+const ONE: KeyLimits = { rpm: 1, tpm: 0 };
+const refused = (code: string) => Object.assign(new Error("connect refused"), { code });
+
+function setup() {
+  const c = clock();
+  const shared = new FlakyShared(c.now);
+  const { log, lines } = recordingLog();
+  const changes: boolean[] = [];
+  const limiter = new KeyLimiter(shared, log, (d) => void changes.push(d), c.now);
+  return { c, shared, lines, changes, limiter };
+}
+
+describe("KeyLimiter without a shared store", () => {
+  it("counts in this process's memory, on its clock", async () => {
+    const c = clock();
+    const limiter = new KeyLimiter(undefined, recordingLog().log, undefined, c.now);
+    expect(limiter.mode).toBe("memory");
+    expect(limiter.degraded).toBe(false);
+    expect((await limiter.reserve("k", ONE, 0)).allowed).toBe(true);
+    expect((await limiter.reserve("k", ONE, 0)).allowed).toBe(false);
+    c.advance(WINDOW_MS);
+    expect((await limiter.reserve("k", ONE, 0)).allowed).toBe(true);
+  });
+
+  it("closes without a shared store", async () => {
+    await expect(new KeyLimiter(undefined, recordingLog().log).close()).resolves.toBeUndefined();
+  });
+});
+
+describe("KeyLimiter with a shared store", () => {
+  it("reserves in the shared store while it answers, and settles there", async () => {
+    const { shared, limiter, lines } = setup();
+    expect(limiter.mode).toBe("redis");
+    const r = await limiter.reserve("k", { rpm: 0, tpm: 100 }, 30);
+    expect(r).toMatchObject({ allowed: true, requests: 1, tokens: 30 });
+    expect(r.store).toBe(shared);
+    limiter.settle(r, "k", -20);
+    await Promise.resolve();
+    expect(shared.settles).toEqual([{ key: "k", window: r.window, delta: -20 }]);
+    expect(lines).toEqual([]);
+  });
+
+  it("sends no settlement of 0 tokens", async () => {
+    const { shared, limiter } = setup();
+    const r = await limiter.reserve("k", { rpm: 0, tpm: 100 }, 30);
+    limiter.settle(r, "k", 0);
+    await Promise.resolve();
+    expect(shared.settles).toEqual([]);
+  });
+
+  it("when the store fails: answered from a local window with the same limits, logged once, reported degraded", async () => {
+    const { shared, limiter, lines, changes } = setup();
+    shared.down = refused("ECONNREFUSED");
+    const first = await limiter.reserve("k", ONE, 0);
+    expect(first.allowed).toBe(true);
+    expect(first.store).not.toBe(shared);
+    expect(limiter.degraded).toBe(true);
+    expect(limiter.mode).toBe("degraded");
+    expect(changes).toEqual([true]);
+    // Fail to a local limit, never to no limit.
+    expect((await limiter.reserve("k", ONE, 0)).allowed).toBe(false);
+    expect(lines).toEqual([
+      {
+        level: "warn",
+        obj: { code: "ECONNREFUSED", reason: "connect refused" },
+        msg: "Redis (rate limits) is not answering; limits are counted per replica until it does",
+      },
+    ]);
+  });
+
+  it("while degraded, probes the store at most once a second, the other requests go straight to memory", async () => {
+    const { c, shared, limiter, lines, changes } = setup();
+    shared.down = refused("ETIMEDOUT");
+    await limiter.reserve("k", ONE, 0);
+    expect(shared.reserves).toBe(1);
+    c.advance(999);
+    await limiter.reserve("k", ONE, 0);
+    expect(shared.reserves).toBe(1);
+    c.advance(1);
+    await limiter.reserve("k", ONE, 0); // the probe: fails again, no second log line
+    expect(shared.reserves).toBe(2);
+    c.advance(500);
+    await limiter.reserve("k", ONE, 0); // the next probe is a second after the failed one
+    expect(shared.reserves).toBe(2);
+    expect(lines.filter((l) => l.level === "warn")).toHaveLength(1);
+    expect(changes).toEqual([true]);
+  });
+
+  it("when the store answers a probe again: shared again, logged once", async () => {
+    const { c, shared, limiter, lines, changes } = setup();
+    shared.down = refused("ECONNREFUSED");
+    await limiter.reserve("k", ONE, 0);
+    shared.down = undefined;
+    c.advance(1_000);
+    const r = await limiter.reserve("k", ONE, 0);
+    expect(r.store).toBe(shared);
+    expect(limiter.degraded).toBe(false);
+    expect(limiter.mode).toBe("redis");
+    expect(changes).toEqual([true, false]);
+    expect(lines.map((l) => l.level)).toEqual(["warn", "info"]);
+    expect(lines[1].msg).toBe("Redis (rate limits) answers again; limits are shared by the replicas again");
+    await limiter.reserve("k", ONE, 0);
+    expect(lines).toHaveLength(2);
+  });
+
+  it("a failed settlement is dropped and marks the store away", async () => {
+    const { shared, limiter, changes } = setup();
+    const r = await limiter.reserve("k", { rpm: 0, tpm: 100 }, 30);
+    shared.down = refused("ECONNRESET");
+    limiter.settle(r, "k", -10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(limiter.degraded).toBe(true);
+    expect(changes).toEqual([true]);
+  });
+
+  it("a settlement goes where its reservation was counted: the local window while degraded", async () => {
+    const { shared, limiter } = setup();
+    shared.down = refused("ECONNREFUSED");
+    const r = await limiter.reserve("k", { rpm: 0, tpm: 100 }, 90);
+    limiter.settle(r, "k", -90);
+    await Promise.resolve();
+    expect((await limiter.reserve("k", { rpm: 0, tpm: 100 }, 5)).tokens).toBe(5);
+  });
+
+  it("close closes the shared store (its last settlements are written)", async () => {
+    const { shared, limiter } = setup();
+    await limiter.close();
+    expect(shared.closed).toBe(1);
+  });
+});

@@ -1,0 +1,172 @@
+/** The admission rule and the in-memory one-minute windows, on a clock the test moves. */
+import { describe, expect, it } from "vitest";
+import {
+  admits,
+  MemoryWindows,
+  WINDOW_MS,
+  type KeyLimits,
+} from "../../../../../../service/src/domain/limits/windows.js";
+
+/** A clock that only moves when told. */
+function clock(start = 1_700_000_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+const limits = (rpm: number, tpm: number): KeyLimits => ({ rpm, tpm });
+
+describe("admits: a request unit left, and tokens not yet spent", () => {
+  it("admits below the request limit and refuses at it", () => {
+    expect(admits(limits(3, 0), 2, 0)).toBe(true);
+    expect(admits(limits(3, 0), 3, 0)).toBe(false);
+  });
+
+  it("admits while tokens spent are below tpm, and refuses once they reach it (tokens < tpm, not <=)", () => {
+    expect(admits(limits(0, 100), 0, 99)).toBe(true);
+    expect(admits(limits(0, 100), 0, 100)).toBe(false);
+  });
+
+  it("0 means unlimited, in each dimension on its own", () => {
+    expect(admits(limits(0, 0), 1_000_000, 1_000_000)).toBe(true);
+    expect(admits(limits(0, 10), 1_000_000, 0)).toBe(true);
+    expect(admits(limits(10, 0), 0, 1_000_000)).toBe(true);
+  });
+
+  it("both limits must admit: either one spent refuses", () => {
+    expect(admits(limits(3, 100), 3, 0)).toBe(false);
+    expect(admits(limits(3, 100), 0, 100)).toBe(false);
+    expect(admits(limits(3, 100), 2, 99)).toBe(true);
+  });
+});
+
+describe("MemoryWindows", () => {
+  it("answers the window's use after the reservation, its reset and its identity", async () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    const first = await w.reserve("k", limits(10, 1_000), 40);
+    expect(first).toEqual({ allowed: true, requests: 1, tokens: 40, resetMs: WINDOW_MS, window: expect.any(String) });
+    c.advance(15_000);
+    const second = w.reserveNow("k", limits(10, 1_000), 2);
+    expect(second).toEqual({
+      allowed: true,
+      requests: 2,
+      tokens: 42,
+      resetMs: WINDOW_MS - 15_000,
+      window: first.window,
+    });
+  });
+
+  it("counts each key on its own", () => {
+    const w = new MemoryWindows(clock().now);
+    w.reserveNow("a", limits(1, 0), 0);
+    expect(w.reserveNow("a", limits(1, 0), 0).allowed).toBe(false);
+    expect(w.reserveNow("b", limits(1, 0), 0).allowed).toBe(true);
+  });
+
+  it("refuses a key at its request limit, and refused requests are not counted", () => {
+    const w = new MemoryWindows(clock().now);
+    for (let i = 0; i < 2; i++) expect(w.reserveNow("k", limits(2, 0), 5).allowed).toBe(true);
+    const refused = w.reserveNow("k", limits(2, 0), 5);
+    expect(refused).toMatchObject({ allowed: false, requests: 2, tokens: 10 });
+    expect(w.reserveNow("k", limits(2, 0), 5)).toMatchObject({ allowed: false, requests: 2, tokens: 10 });
+  });
+
+  it("admits the request that brings tokens to tpm or past it, and refuses the next one", () => {
+    const w = new MemoryWindows(clock().now);
+    expect(w.reserveNow("k", limits(0, 100), 99)).toMatchObject({ allowed: true, tokens: 99 });
+    expect(w.reserveNow("k", limits(0, 100), 50)).toMatchObject({ allowed: true, tokens: 149 });
+    expect(w.reserveNow("k", limits(0, 100), 1)).toMatchObject({ allowed: false, tokens: 149 });
+  });
+
+  it("a limited key is admitted again once its window ends, not a millisecond before", () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    const first = w.reserveNow("k", limits(1, 0), 0);
+    c.advance(WINDOW_MS - 1);
+    expect(w.reserveNow("k", limits(1, 0), 0)).toMatchObject({ allowed: false, resetMs: 1 });
+    c.advance(1);
+    const next = w.reserveNow("k", limits(1, 0), 0);
+    expect(next).toMatchObject({ allowed: true, requests: 1, tokens: 0, resetMs: WINDOW_MS });
+    expect(next.window).not.toBe(first.window);
+  });
+
+  it("a refund lands in the window it was reserved in", async () => {
+    const w = new MemoryWindows(clock().now);
+    const r = w.reserveNow("k", limits(0, 100), 80);
+    await w.settle("k", r.window, -60);
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ allowed: true, tokens: 20 });
+  });
+
+  it("a settlement adds tokens when the run used more than reserved", async () => {
+    const w = new MemoryWindows(clock().now);
+    const r = w.reserveNow("k", limits(0, 100), 10);
+    await w.settle("k", r.window, 95);
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ allowed: false, tokens: 105 });
+  });
+
+  it("a refund never takes a window below zero", async () => {
+    const w = new MemoryWindows(clock().now);
+    const r = w.reserveNow("k", limits(0, 100), 10);
+    await w.settle("k", r.window, -500);
+    expect(w.reserveNow("k", limits(0, 100), 7)).toMatchObject({ tokens: 7 });
+  });
+
+  it("a refund is not credited to the next window", async () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    const old = w.reserveNow("k", limits(0, 100), 90);
+    c.advance(WINDOW_MS);
+    const fresh = w.reserveNow("k", limits(0, 100), 30);
+    await w.settle("k", old.window, -90);
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ window: fresh.window, tokens: 30 });
+  });
+
+  it("a settlement that arrives when its window has ended is dropped, even before the next request", async () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    const r = w.reserveNow("k", limits(0, 100), 90);
+    c.advance(WINDOW_MS - 1);
+    await w.settle("k", r.window, -50);
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ tokens: 40 });
+    c.advance(1);
+    await w.settle("k", r.window, -40);
+    // The window ended: it answers nothing more, the next reservation starts a fresh one.
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ tokens: 0, resetMs: WINDOW_MS });
+  });
+
+  it("a settlement for an unknown key or window changes nothing", async () => {
+    const w = new MemoryWindows(clock().now);
+    const r = w.reserveNow("k", limits(0, 100), 50);
+    await w.settle("other", r.window, -50);
+    await w.settle("k", "not-this-window", -50);
+    expect(w.reserveNow("k", limits(0, 100), 0)).toMatchObject({ tokens: 50 });
+  });
+
+  it("expired windows are swept once a window has passed, so memory holds only recent keys", () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    for (let i = 0; i < 5; i++) w.reserveNow(`old-${i}`, limits(0, 0), 0);
+    c.advance(WINDOW_MS - 1);
+    w.reserveNow("recent", limits(0, 0), 0);
+    expect(w.size).toBe(6);
+    c.advance(1);
+    // A window since the last sweep: the five old windows ended and go; "recent" still lasts.
+    w.reserveNow("another", limits(0, 0), 0);
+    expect(w.size).toBe(2);
+  });
+
+  it("sweeps at most once a window", () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    c.advance(WINDOW_MS);
+    w.reserveNow("a", limits(0, 0), 0); // sweeps (nothing to sweep) at t0 + 1 window
+    c.advance(WINDOW_MS);
+    w.reserveNow("b", limits(0, 0), 0); // sweeps "a"
+    expect(w.size).toBe(1);
+    c.advance(WINDOW_MS - 1);
+    w.reserveNow("c", limits(0, 0), 0); // no sweep is due yet
+    c.advance(1);
+    w.reserveNow("d", limits(0, 0), 0); // a window since the last sweep: "b" goes ("c" lasts)
+    expect(w.size).toBe(2);
+  });
+});
