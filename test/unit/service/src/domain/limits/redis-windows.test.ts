@@ -1,0 +1,172 @@
+/**
+ * The reservation script on the real Redis (127.0.0.1:6379, keys of this test's own random prefix):
+ * it admits exactly what the in-process rule admits, grants credit within its share, takes returned
+ * credit back only in its own window, and settles only in the window reserved in.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { redisClient } from "../../../../../../service/src/domain/limits/redis-client.js";
+import { CREDIT_SHARE, RedisWindows } from "../../../../../../service/src/domain/limits/redis-windows.js";
+import { MemoryWindows, WINDOW_MS, type KeyLimits } from "../../../../../../service/src/domain/limits/windows.js";
+
+const REDIS = "redis://127.0.0.1:6379";
+const PREFIX = "unit-" + randomBytes(6).toString("hex") + "-";
+let redis: Redis;
+let admin: Redis;
+let windows: RedisWindows;
+let serial = 0;
+const newKey = () => PREFIX + serial++;
+const stored = (key: string) => admin.hgetall("agentport-limits:" + key);
+
+beforeAll(async () => {
+  redis = redisClient(REDIS, { connectMs: 2_000, commandMs: 2_000 });
+  await redis.connect();
+  admin = new Redis(REDIS);
+  windows = new RedisWindows(redis);
+});
+
+afterAll(async () => {
+  await windows.close();
+  const keys = await admin.keys("agentport-limits:" + PREFIX + "*");
+  if (keys.length) await admin.del(...keys);
+  redis.disconnect();
+  admin.disconnect();
+});
+
+describe("the script admits what the in-process rule admits", () => {
+  const cases: Array<[KeyLimits, number[]]> = [
+    [{ rpm: 3, tpm: 0 }, [0, 0, 0, 0, 0]],
+    [{ rpm: 0, tpm: 100 }, [40, 59, 1, 0]],
+    [{ rpm: 0, tpm: 100 }, [99, 1, 0]],
+    [{ rpm: 0, tpm: 100 }, [100, 0]],
+    [{ rpm: 0, tpm: 100 }, [150, 0]],
+    [{ rpm: 2, tpm: 100 }, [10, 10, 10]],
+    [{ rpm: 5, tpm: 30 }, [10, 10, 10, 10]],
+    [{ rpm: 0, tpm: 0 }, [1_000, 1_000, 1_000]],
+  ];
+  it.each(cases)("limits %j, reservations of %j tokens", async (limits, sequence) => {
+    const key = newKey();
+    const memory = new MemoryWindows();
+    for (const tokens of sequence) {
+      const shared = await windows.reserve(key, limits, tokens);
+      const local = memory.reserveNow(key, limits, tokens);
+      expect({ allowed: shared.allowed, requests: shared.requests, tokens: shared.tokens }).toEqual({
+        allowed: local.allowed,
+        requests: local.requests,
+        tokens: local.tokens,
+      });
+      expect(shared.credit).toEqual({ requests: 0, tokens: 0 });
+    }
+  });
+
+  it("answers the window's reset and identity, the same window until it ends", async () => {
+    const key = newKey();
+    const first = await windows.reserve(key, { rpm: 10, tpm: 0 }, 0);
+    expect(first.resetMs).toBe(WINDOW_MS);
+    const second = await windows.reserve(key, { rpm: 10, tpm: 0 }, 0);
+    expect(second.window).toBe(first.window);
+    expect(second.resetMs).toBeGreaterThan(0);
+    expect(second.resetMs).toBeLessThanOrEqual(WINDOW_MS);
+    expect(await admin.pttl("agentport-limits:" + key)).toBeGreaterThan(0);
+  });
+
+  it("a refused request changes nothing stored", async () => {
+    const key = newKey();
+    await windows.reserve(key, { rpm: 1, tpm: 0 }, 5);
+    expect((await windows.reserve(key, { rpm: 1, tpm: 0 }, 5)).allowed).toBe(false);
+    expect(await stored(key)).toMatchObject({ r: "1", t: "5" });
+  });
+});
+
+describe("credit", () => {
+  it("is at most the block asked for, and 1/CREDIT_SHARE of what the window has left", async () => {
+    expect(CREDIT_SHARE).toBe(8);
+    const far = await windows.reserve(newKey(), { rpm: 1_000, tpm: 0 }, 0, 32);
+    expect(far).toMatchObject({ allowed: true, requests: 1, credit: { requests: 32, tokens: 0 } });
+    // 81 left after this request: 10 of credit.
+    const near = await windows.reserve(newKey(), { rpm: 82, tpm: 0 }, 0, 32);
+    expect(near.credit).toEqual({ requests: 10, tokens: 0 });
+    // 7 left: none.
+    expect((await windows.reserve(newKey(), { rpm: 8, tpm: 0 }, 0, 32)).credit).toEqual({ requests: 0, tokens: 0 });
+  });
+
+  it("carries the tokens of its requests, within the token share", async () => {
+    const wide = await windows.reserve(newKey(), { rpm: 1_000, tpm: 1_000_000 }, 10, 4);
+    expect(wide.credit).toEqual({ requests: 4, tokens: 40 });
+    // 800 - 10 = 790 tokens left: 98 of credit at most.
+    const tight = await windows.reserve(newKey(), { rpm: 1_000, tpm: 800 }, 10, 32);
+    expect(tight.credit).toEqual({ requests: 32, tokens: 98 });
+  });
+
+  it("is counted as used in the window when granted", async () => {
+    const key = newKey();
+    await windows.reserve(key, { rpm: 1_000, tpm: 1_000_000 }, 10, 4);
+    expect(await stored(key)).toMatchObject({ r: "5", t: "50" });
+  });
+
+  it("for a key without a request limit is tokens only (its requests are not counted)", async () => {
+    // 990 tokens left: 123 of credit (the block of 32 requests would carry 320).
+    expect((await windows.reserve(newKey(), { rpm: 0, tpm: 1_000 }, 10, 32)).credit).toEqual({
+      requests: 0,
+      tokens: 123,
+    });
+  });
+
+  it("given back goes back before the check, in its own window only", async () => {
+    const key = newKey();
+    const limits = { rpm: 100, tpm: 0 };
+    const granted = await windows.reserve(key, limits, 0, 8);
+    expect(granted.credit.requests).toBe(8);
+    expect(await stored(key)).toMatchObject({ r: "9" });
+    const back = await windows.reserve(key, limits, 0, 0, { window: granted.window, requests: 8, tokens: 0 });
+    expect(back.requests).toBe(2);
+    const wrong = await windows.reserve(key, limits, 0, 0, { window: "another", requests: 2, tokens: 0 });
+    expect(wrong.requests).toBe(3);
+  });
+
+  it("given back to a window at its limit is kept even when the request is refused", async () => {
+    const key = newKey();
+    const limits = { rpm: 0, tpm: 100 };
+    const first = await windows.reserve(key, limits, 100);
+    const refused = await windows.reserve(key, limits, 0, 0, { window: first.window, requests: 0, tokens: 0 });
+    expect(refused.allowed).toBe(false);
+    const back = await windows.reserve(key, limits, 0, 0, { window: first.window, requests: 0, tokens: 60 });
+    expect(back).toMatchObject({ allowed: true, tokens: 40 });
+  });
+});
+
+describe("settlements", () => {
+  it("land in the window reserved in, never below 0, and are batched into one call", async () => {
+    const key = newKey();
+    const r = await windows.reserve(key, { rpm: 0, tpm: 1_000 }, 300);
+    await Promise.all([windows.settle(key, r.window, -100), windows.settle(key, r.window, -50)]);
+    expect(await stored(key)).toMatchObject({ t: "150" });
+    await windows.settle(key, r.window, -1_000, -5);
+    expect(await stored(key)).toMatchObject({ r: "0", t: "0" });
+  });
+
+  it("for a window that ended change nothing in the next one", async () => {
+    const key = newKey();
+    await windows.reserve(key, { rpm: 0, tpm: 1_000 }, 300);
+    await windows.settle(key, "a-window-that-ended", -300);
+    expect(await stored(key)).toMatchObject({ t: "300" });
+  });
+
+  it("give request units back too", async () => {
+    const key = newKey();
+    const r = await windows.reserve(key, { rpm: 100, tpm: 0 }, 0, 8);
+    await windows.settle(key, r.window, 0, -8);
+    expect(await stored(key)).toMatchObject({ r: "1" });
+  });
+
+  it("pending at close are written before it returns", async () => {
+    const own = new RedisWindows(redis);
+    const key = newKey();
+    const r = await own.reserve(key, { rpm: 0, tpm: 1_000 }, 300);
+    void own.settle(key, r.window, -200);
+    await own.close();
+    expect(await stored(key)).toMatchObject({ t: "100" });
+    await own.close();
+  });
+});
