@@ -112,8 +112,11 @@ export class ApiKeys {
   private unlisten?: () => Promise<void>;
 
   private readonly db: Db;
-  constructor(db: Db) {
+  /** The clock, in epoch ms (expiry, "last used"): tests move it. */
+  private readonly now: () => number;
+  constructor(db: Db, now: () => number = Date.now) {
     this.db = db;
+    this.now = now;
   }
 
   async start(): Promise<void> {
@@ -242,13 +245,13 @@ export class ApiKeys {
     // Without live notifications a cached key may have been revoked elsewhere: ask the store.
     const principal = this.db.notificationsLive() ? this.verified.get(digest) : undefined;
     // Expiry is checked here on every request, by each replica's own clock: no notification needed.
-    if (principal?.expiresAtMs !== undefined && principal.expiresAtMs <= Date.now()) {
+    if (principal?.expiresAtMs !== undefined && principal.expiresAtMs <= this.now()) {
       this.verified.delete(digest);
       this.remember(digest);
       return null;
     }
     if (principal) {
-      this.usedSinceFlush.set(principal.keyId, Date.now());
+      this.usedSinceFlush.set(principal.keyId, this.now());
       return principal;
     }
     return this.refused.has(digest) ? null : undefined;
@@ -284,7 +287,7 @@ export class ApiKeys {
     if (
       !row?.secret_hash ||
       !timingSafeEqual(Buffer.from(row.secret_hash), hash) ||
-      (expiresAtMs !== undefined && expiresAtMs <= Date.now())
+      (expiresAtMs !== undefined && expiresAtMs <= this.now())
     ) {
       this.remember(digest);
       return undefined;
@@ -299,7 +302,7 @@ export class ApiKeys {
     });
     // Cache only what was read while notifications were live and no eviction raced the read.
     if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);
-    this.usedSinceFlush.set(principal.keyId, Date.now());
+    this.usedSinceFlush.set(principal.keyId, this.now());
     return principal;
   }
 
