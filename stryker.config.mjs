@@ -41,7 +41,8 @@ export const MODULES = [
 export default {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  vitest: { configFile: "vitest.unit.config.ts", related: false },
+  // Threads and no isolation (vitest.unit.config.ts): half the cost of a fork per mutant.
+  vitest: { configFile: "vitest.unit.config.ts", related: false, pool: "threads" },
   mutate: MODULES.flat(),
   coverageAnalysis: "perTest",
   reporters: ["clear-text", "progress-append-only", "html", "json"],

@@ -46,7 +46,14 @@ const unitTestOf = (file) => join("test/unit", file.replace(/\.ts$/, ".test.ts")
 
 function changedSince(base) {
   const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
-  const mergeBase = git("merge-base", base, "HEAD").trim();
+  let mergeBase;
+  try {
+    mergeBase = git("merge-base", base, "HEAD").trim();
+  } catch {
+    // A shallow or short history (CI's clone): no base, nothing to compare against.
+    console.log(`mutate: ${base} is not in this clone's history: nothing to compare against`);
+    process.exit(0);
+  }
   const committed = git("diff", "--name-only", mergeBase, "HEAD").split("\n");
   const uncommitted = git("diff", "--name-only", "HEAD").split("\n");
   return new Set([...committed, ...uncommitted].filter(Boolean));
