@@ -393,6 +393,8 @@ describe("data service modes", () => {
     expect(
       issuesOf("onprem", (s) => (s.externalDocdb.mongodb_uri = "mongodb+srv://u:p@cluster.example.com/db")),
     ).toEqual([]);
+    // A mongodb+srv URI names one DNS record, which lists the set itself.
+    expect(issuesOf("onprem", (s) => (s.externalDocdb.mongodb_uri = "mongodb+srv://u:p@a,b/db"))).toEqual([]);
     // A comma after the host list (in the path or query) is not a second host.
     expect(issuesOf("onprem", (s) => (s.externalDocdb.mongodb_uri = "mongodb://h1/db?readPreference=a,b"))).toEqual([]);
   });
@@ -438,15 +440,12 @@ describe("api agents", () => {
     ).toEqual(expect.arrayContaining(only(["api.agentsFile", "either api.agents or api.agentsFile"])));
   });
 
-  it("are checked by the service's own validator, by path", () => {
-    const issues = issuesOf("local", (s) => (s.api.agents = [{ id: "x", kind: "no-such-kind" }]));
-    expect(issues.length).toBeGreaterThan(0);
-    for (const i of issues) {
-      expect(i.path).toMatch(/^api\.agents/);
-      expect(i.path).not.toContain("(id");
-      expect(i.message).not.toMatch(/^:|^ /);
-      expect(i.message.length).toBeGreaterThan(0);
-    }
+  it("are checked by the service's own validator, each problem at its path", () => {
+    const issues = issuesOf("local", (s) => (s.api.agents = [{ id: "x", kind: "no-such-kind" }, { kind: "llm" }]));
+    expect(issues).toEqual(
+      expect.arrayContaining([{ path: "api.agents[0]", message: "field 'kind' must be one of llm, files, synthetic" }]),
+    );
+    for (const i of issues) expect(i.path).toMatch(/^api\.agents\[\d\]$/);
   });
 
   it("must not name environment variables the pods do not have", () => {
@@ -455,7 +454,14 @@ describe("api agents", () => {
       s.api.agents = structuredClone(agents);
       (s.api.agents as Array<Record<string, unknown>>)[0].api_key_env = "MY_KEY";
     });
-    expect(issues).toEqual(only(["api.agents[0].api_key_env", "no variable 'MY_KEY'"]));
+    expect(issues).toEqual(
+      only(["api.agents[0].api_key_env", "no variable 'MY_KEY': deployed agents use the upstream key the stack gives"]),
+    );
+    const baseUrl = issuesOf("prod-aws", (s) => {
+      s.api.agents = structuredClone(agents);
+      (s.api.agents as Array<Record<string, unknown>>)[0].base_url_env = "UPSTREAM_URL";
+    });
+    expect(baseUrl).toEqual(only(["api.agents[0].base_url_env", "no variable 'UPSTREAM_URL': set 'base_url' itself"]));
   });
 });
 
@@ -502,6 +508,9 @@ describe("api image", () => {
     expect(image("repo/agentport:1.2")).toEqual(only(["api.image", "can move"]));
     expect(image("repo/agentport@sha256:abc")).toEqual(only(["api.image", "can move"]));
     expect(image("repo/agentport:1.2.3")).toEqual([]);
+    expect(image("repo/agentport:10.20.30")).toEqual([]);
+    expect(image("repo/agentport:1.2.3-")).toEqual(only(["api.image", "can move"]));
+    expect(image("repo/agentport:v1.2.3x")).toEqual(only(["api.image", "can move"]));
     expect(image("repo/agentport:1.2.3-rc.1")).toEqual([]);
     expect(image(`repo/agentport@sha256:${"a".repeat(64)}`)).toEqual([]);
     expect(image(`repo/agentport:1.2.3-rc.1-x`)).toEqual([]);

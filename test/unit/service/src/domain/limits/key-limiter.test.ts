@@ -177,6 +177,12 @@ describe("KeyLimiter with a shared store", () => {
     expect((await limiter.reserve("k", { rpm: 0, tpm: 100 }, 5)).tokens).toBe(5);
   });
 
+  it("close is a no-op for a shared store that has nothing to close", async () => {
+    const { c } = setup();
+    const plain: LimitWindows = new MemoryWindows(c.now);
+    await expect(new KeyLimiter(plain, recordingLog().log, undefined, c.now).close()).resolves.toBeUndefined();
+  });
+
   it("close closes the shared store (its last settlements are written)", async () => {
     const { shared, limiter } = setup();
     await limiter.close();

@@ -153,11 +153,19 @@ describe("settlements", () => {
     expect(await stored(key)).toMatchObject({ t: "300" });
   });
 
-  it("give request units back too", async () => {
+  it("give request units back too, summed within a batch", async () => {
     const key = newKey();
     const r = await windows.reserve(key, { rpm: 100, tpm: 0 }, 0, 8);
-    await windows.settle(key, r.window, 0, -8);
+    await Promise.all([windows.settle(key, r.window, 0, -5), windows.settle(key, r.window, 0, -3)]);
     expect(await stored(key)).toMatchObject({ r: "1" });
+  });
+
+  it("of several keys in one batch each land in their own key's window", async () => {
+    const [a, b] = [newKey(), newKey()];
+    const ra = await windows.reserve(a, { rpm: 0, tpm: 1_000 }, 100);
+    const rb = await windows.reserve(b, { rpm: 0, tpm: 1_000 }, 200);
+    await Promise.all([windows.settle(a, ra.window, -10), windows.settle(b, rb.window, -20)]);
+    expect([(await stored(a)).t, (await stored(b)).t]).toEqual(["90", "180"]);
   });
 
   it("pending at close are written before it returns", async () => {

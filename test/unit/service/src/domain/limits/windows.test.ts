@@ -155,18 +155,18 @@ describe("MemoryWindows", () => {
     expect(w.size).toBe(2);
   });
 
-  it("sweeps at most once a window", () => {
+  it("sweeps at most once a window: an expired window stays until the next sweep", () => {
     const c = clock();
     const w = new MemoryWindows(c.now);
-    c.advance(WINDOW_MS);
-    w.reserveNow("a", limits(0, 0), 0); // sweeps (nothing to sweep) at t0 + 1 window
-    c.advance(WINDOW_MS);
-    w.reserveNow("b", limits(0, 0), 0); // sweeps "a"
-    expect(w.size).toBe(1);
-    c.advance(WINDOW_MS - 1);
-    w.reserveNow("c", limits(0, 0), 0); // no sweep is due yet
-    c.advance(1);
-    w.reserveNow("d", limits(0, 0), 0); // a window since the last sweep: "b" goes ("c" lasts)
+    c.advance(WINDOW_MS / 2);
+    w.reserveNow("x", limits(0, 0), 0); // ends at 1.5 windows
+    c.advance(WINDOW_MS / 2);
+    w.reserveNow("a", limits(0, 0), 0); // a window since the clock started: sweeps (nothing has ended)
+    c.advance(WINDOW_MS / 2);
+    w.reserveNow("b", limits(0, 0), 0); // "x" ended, but the last sweep was half a window ago
+    expect(w.size).toBe(3);
+    c.advance(WINDOW_MS / 2);
+    w.reserveNow("c", limits(0, 0), 0); // sweeps: "x" and "a" ended, "b" lasts
     expect(w.size).toBe(2);
   });
 });
