@@ -5,7 +5,7 @@
  * test/service/api-keys.test.ts.
  */
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiKeys, KEY_PREFIX } from "../../../../../service/src/domain/api-keys.js";
 import type { Db, Queryable } from "../../../../../service/src/store/db.js";
 
@@ -49,6 +49,16 @@ class FakeStore {
     };
     this.rows.push(full);
     return full;
+  }
+
+  /** Lookups from now on wait, each until its own release (in the order they reach the store). */
+  holdEach(): Array<() => void> {
+    const releases: Array<() => void> = [];
+    const held: Array<() => void> = [];
+    this.held = held;
+    const push = held.push.bind(held);
+    held.push = (go) => push(go) + releases.push(go);
+    return releases;
   }
 
   hold(): () => void {
@@ -248,6 +258,73 @@ describe("verify", () => {
     store.live = true;
     await keys.verify(secretOf(1));
     expect(store.lookups).toBe(2);
+  });
+});
+
+describe("overlapping lookups of one secret", () => {
+  it("an older lookup that ends first leaves the newer one to be joined", async () => {
+    const { store, keys } = setup();
+    store.add(secretOf(1), { id: "key_a" });
+    await keys.start();
+    const releases = store.holdEach();
+    const older = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(1));
+    store.onMessage!("key_other"); // an eviction: the next check starts a lookup of its own
+    const newer = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(2));
+    releases[0]();
+    await older;
+    const joining = keys.verify(secretOf(1));
+    expect(store.lookups).toBe(2);
+    for (const release of releases) release();
+    expect(await joining).toMatchObject({ keyId: "key_a" });
+    await newer;
+    await keys.stop();
+  });
+
+  it("an older lookup that ends last answers too", async () => {
+    const { store, keys } = setup();
+    store.add(secretOf(1), { id: "key_a" });
+    await keys.start();
+    const releases = store.holdEach();
+    const older = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(1));
+    store.onMessage!("key_other");
+    const newer = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(2));
+    releases[1]();
+    expect(await newer).toMatchObject({ keyId: "key_a" });
+    releases[0]();
+    expect(await older).toMatchObject({ keyId: "key_a" });
+    await keys.stop();
+  });
+});
+
+describe("the last-used writer", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("writes every five seconds after start, and no more after stop", async () => {
+    vi.useFakeTimers();
+    const { store, keys } = setup();
+    store.add(secretOf(1), { id: "key_a" });
+    await keys.start();
+    await keys.verify(secretOf(1));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(store.updates).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(store.updates).toHaveLength(1);
+    await keys.stop();
+    keys.verifyCached(secretOf(1)); // a use after stop is not written by a timer
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(store.updates).toHaveLength(1);
+  });
+
+  it("stop without start writes what is pending and resolves", async () => {
+    const { store, keys } = setup();
+    store.add(secretOf(1));
+    await keys.verify(secretOf(1));
+    await expect(keys.stop()).resolves.toBeUndefined();
+    expect(store.updates).toHaveLength(1);
   });
 });
 

@@ -146,7 +146,17 @@ describe("settlements", () => {
     expect(await stored(key)).toMatchObject({ r: "0", t: "0" });
   });
 
-  it("for a window that ended change nothing in the next one", async () => {
+  it("for a window that ended change nothing in the next one, which has an id of its own", async () => {
+    const key = newKey();
+    const old = await windows.reserve(key, { rpm: 0, tpm: 1_000 }, 300);
+    await admin.del("agentport-limits:" + key); // the window expired
+    const next = await windows.reserve(key, { rpm: 0, tpm: 1_000 }, 100);
+    expect(next.window).not.toBe(old.window);
+    await windows.settle(key, old.window, -300);
+    expect(await stored(key)).toMatchObject({ t: "100" });
+  });
+
+  it("for a window id that was never issued change nothing", async () => {
     const key = newKey();
     await windows.reserve(key, { rpm: 0, tpm: 1_000 }, 300);
     await windows.settle(key, "a-window-that-ended", -300);

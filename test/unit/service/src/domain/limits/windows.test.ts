@@ -90,6 +90,24 @@ describe("MemoryWindows", () => {
     expect(next.window).not.toBe(first.window);
   });
 
+  it("a window ends by its own clock, between two sweeps too", async () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    c.advance(WINDOW_MS / 2);
+    const first = w.reserveNow("k", limits(1, 100), 60); // ends at 1.5 windows
+    c.advance(WINDOW_MS / 2);
+    w.reserveNow("other", limits(0, 0), 0); // a sweep, at 1 window: "k" still lasts
+    c.advance(WINDOW_MS / 2 - 1);
+    await w.settle("k", first.window, -10);
+    expect(w.reserveNow("k", limits(1, 100), 0)).toMatchObject({ allowed: false, tokens: 50, resetMs: 1 });
+    c.advance(1);
+    // "k" ended half a window after the last sweep: it is not swept yet, and answers nothing more.
+    await w.settle("k", first.window, -50);
+    const next = w.reserveNow("k", limits(1, 100), 0);
+    expect(next).toMatchObject({ allowed: true, requests: 1, tokens: 0, resetMs: WINDOW_MS });
+    expect(next.window).not.toBe(first.window);
+  });
+
   it("a refund lands in the window it was reserved in", async () => {
     const w = new MemoryWindows(clock().now);
     const r = w.reserveNow("k", limits(0, 100), 80);
