@@ -19,7 +19,7 @@ interface Issue {
 const valid = new Map<Stack, StackSpec>();
 const specFor = (stack: Stack): Spec => {
   if (!valid.has(stack)) valid.set(stack, specOf(stack));
-  return structuredClone(valid.get(stack)!) as Spec;
+  return structuredClone(valid.get(stack)!);
 };
 
 /** What the deployment rules report on the stack after `edit`. */
@@ -181,6 +181,15 @@ describe("storage", () => {
       only(["storage.secret.objstore.FORCE_PATH_STYLE", '"true"'], ["storage.secret.objstore.REGION", "us-east-1"]),
     );
   });
+
+  it("the objstore provider's settings are checked for that provider only", () => {
+    expect(
+      issuesOf("staging-aws", (s) => {
+        s.storage.secret.objstore.FORCE_PATH_STYLE = "false";
+        s.storage.secret.objstore.REGION = "eu-west-1";
+      }),
+    ).toEqual([]);
+  });
 });
 
 describe("objstore", () => {
@@ -256,6 +265,10 @@ describe("managed data services", () => {
         s.data.azure.postgresHighAvailability = "Disabled";
       }),
     ).toEqual([]);
+  });
+
+  it("the Burstable rule is Azure's: a stack on aws may leave the azure settings as they are", () => {
+    expect(issuesOf("staging-aws", (s) => (s.data.azure.postgresTier = "Burstable"))).toEqual([]);
   });
 
   it("on aws need the VPC", () => {

@@ -51,9 +51,15 @@ describe("MeteredRun.usage", () => {
     run.saw({ type: "chunks", chunks: ["{}"], text: "abcd" });
     run.saw({ type: "completion", members: "{}", text: "a" });
     run.saw({ type: "answering" });
-    run.saw({ type: "tool_calls", toolCalls: [{ id: "call_1" }] });
     run.saw({ type: "finish", reason: "stop" });
     // 17 characters: 5 tokens.
+    expect(run.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+  });
+
+  it("counts tool calls the model wrote as output, by their JSON's characters", () => {
+    const run = new MeteredRun(sinks().s, owner, "m", estimate, reserved);
+    run.saw({ type: "tool_calls", toolCalls: [{ id: "call_1" }] }); // [{"id":"call_1"}]: 17 characters
+    run.saw({ type: "content", text: "abc" });
     expect(run.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
   });
 
