@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 10_000,
     // No test keeps global state: files share one worker's modules, which halves a mutant's cost.
     isolate: false,
+    globalSetup: ["test/unit/setup/executable-bits.ts"],
   },
 });
