@@ -4,6 +4,7 @@ import { parseBytes } from "../../infra/stack/bytes.js";
 import type { Limits } from "../gateway/limits.js";
 import { DEFAULT_MAX_BYTES } from "./plan.js";
 import type { Arrivals } from "./pool.js";
+import { PROFILES, type Profile } from "./profile.js";
 import type { Slo } from "./slo.js";
 import { parseWorkload, type Workload } from "./workload.js";
 
@@ -12,7 +13,9 @@ export const SCENARIO_IDS = ["streaming", "idle-timeout", "body-limits", "files-
 const SWEEP_ID = "rate-sweep";
 
 export interface HarnessOptions {
-  mode: "local" | "target" | "k6-env" | "help" | "version";
+  mode: "local" | "target" | "k6-env" | "compare" | "help" | "version";
+  /** --compare: a finished run's JSON report, judged against --baseline without sending anything. */
+  compare?: string;
   target?: string;
   key?: string;
   stack?: string;
@@ -31,6 +34,10 @@ export interface HarnessOptions {
   /** Offered rates of the sweep, requests per second. */
   rates: number[];
   rateSeconds: number;
+  /** --profile (null: none, or --rates alone). */
+  profile: Profile | null;
+  /** A sweep's rates between its synchronous and throughput points. */
+  sweepPoints: number;
   /** SLO thresholds given as flags; they override the stack's `slo:` block. */
   slo: Partial<Slo>;
   workload: Workload;
@@ -109,11 +116,19 @@ workload and thresholds
       --itl-p95-ms N            inter-token p95 budget, --e2e-p95-ms N stream end-to-end p95 budget
       --max-error-rate F        share of failed streams allowed (0); all five default to the stack's slo:
       --baseline FILE           compare with an earlier run's --json report; exit 1 when a metric got worse
+                                (its whole 95 % bootstrap interval beyond the tolerance; see the guide)
       --tolerance F             relative change allowed per metric before it counts as worse (0.1)
+      --compare FILE            judge a finished run's --json report against --baseline; send nothing
       --ceiling-seconds S       measure the harness's own ceiling for S seconds (2; 0 skips)
-      --rates LIST              a rate sweep after the scenarios: streams at each rate in req/s
-                                (e.g. 1,5,10) → a latency-vs-throughput curve
-      --rate-seconds S          how long each rate lasts: rate × S streams (10)
+      --profile KIND            a load profile after the scenarios (GuideLLM's names; alone, it runs
+                                without them): synchronous (one stream at a time), throughput
+                                (--concurrency in flight), constant or poisson (at each of --rates),
+                                sweep (synchronous, throughput, then --sweep-points rates between:
+                                the knee and the highest rate that met every SLO)
+      --rates LIST              the rates of constant or poisson in req/s (e.g. 1,5,10); alone: constant
+      --sweep-points N          a sweep's rates between synchronous and throughput (5)
+      --rate-seconds S          how long each point lasts: rate × S streams (10); a closed-loop
+                                point, or a sweep's rate, at most --requests streams
 deployed targets
       --stream-model ID         the streaming agent (agentport/synthetic-20)
       --silent-model ID         an agent silent past the read timeout, --silence-ms N its silence
@@ -196,6 +211,9 @@ const STRING_FLAGS = [
   "itl-p95-ms",
   "e2e-p95-ms",
   "max-error-rate",
+  "profile",
+  "sweep-points",
+  "compare",
 ] as const;
 const BOOLEAN_FLAGS = ["local", "k6-env", "version", "dry-run", "exceed-cap"] as const;
 
@@ -246,6 +264,18 @@ function limitOverrides(s: Record<string, string | undefined>): Partial<Limits> 
   return overrides;
 }
 
+/** --profile checked against --rates: constant and poisson need rates, the others measure their own. */
+function profileOf(raw: string | undefined, rates: number[]): Profile | null {
+  if (raw === undefined) return null;
+  const profile = PROFILES.find((p) => p === raw);
+  if (!profile) throw new Error(`--profile is one of ${PROFILES.join(", ")} (got '${raw}')`);
+  const withRates = profile === "constant" || profile === "poisson";
+  if (withRates && rates.length === 0) throw new Error(`--profile ${profile} needs --rates LIST`);
+  if (!withRates && rates.length)
+    throw new Error(`--profile ${profile} finds its own rates: --rates is for constant and poisson`);
+  return profile;
+}
+
 export function parseHarnessArgs(argv: string[]): HarnessOptions {
   const options = Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: "string" as const }]));
   const { values: v } = parseArgs({
@@ -266,14 +296,17 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
       ? "version"
       : b["k6-env"]
         ? "k6-env"
-        : b.local
-          ? "local"
-          : s.target || (s.stack && s.key)
-            ? "target"
-            : undefined;
+        : s.compare
+          ? "compare"
+          : b.local
+            ? "local"
+            : s.target || (s.stack && s.key)
+              ? "target"
+              : undefined;
   if (!mode) throw new Error("choose --local, --target URL --key KEY, --stack NAME --key KEY, or --k6-env");
   if (b.local && s.target) throw new Error("--local and --target exclude each other");
   if (mode === "target" && !s.key) throw new Error("--target needs --key");
+  if (mode === "compare" && !s.baseline) throw new Error("--compare needs --baseline FILE");
   if (s["time-scale"] !== undefined && mode === "target")
     throw new Error("--time-scale applies to --local only: a deployment's timeouts are what they are");
   if (s.target && !/^https?:\/\/[^/]+\/?$/.test(s.target))
@@ -281,19 +314,23 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
   if (!!s["member-token"] !== !!s.project) throw new Error("--member-token and --project go together");
 
   const rates = s.rates === undefined ? [] : s.rates.split(",").map((r) => num(r, "rates", 0, 0.001));
+  const profile = profileOf(s.profile, rates);
   const scenarios = s.scenarios
     ? s.scenarios
         .split(",")
         .map((x) => x.trim())
         .filter(Boolean)
-    : [...SCENARIO_IDS];
+    : profile
+      ? []
+      : [...SCENARIO_IDS];
   for (const id of scenarios) {
     if (![...SCENARIO_IDS, SWEEP_ID].includes(id))
       throw new Error(`unknown scenario '${id}' (known: ${[...SCENARIO_IDS, SWEEP_ID].join(", ")})`);
   }
-  if (scenarios.includes(SWEEP_ID) && rates.length === 0) throw new Error(`${SWEEP_ID} needs --rates LIST`);
-  if (rates.length && !scenarios.includes(SWEEP_ID)) scenarios.push(SWEEP_ID);
-  const arrivals = s.arrivals ?? "constant";
+  if (scenarios.includes(SWEEP_ID) && rates.length === 0 && !profile)
+    throw new Error(`${SWEEP_ID} needs --profile KIND or --rates LIST`);
+  if ((rates.length || profile) && !scenarios.includes(SWEEP_ID)) scenarios.push(SWEEP_ID);
+  const arrivals = s.arrivals ?? (profile === "poisson" ? "poisson" : "constant");
   if (arrivals !== "constant" && arrivals !== "poisson")
     throw new Error(`--arrivals is constant or poisson (got '${arrivals}')`);
   const workload = s.data === undefined ? {} : parseWorkload(s.data);
@@ -319,6 +356,8 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     maxDurationSeconds: num(s["max-duration"], "max-duration", 300, 1),
     rates,
     rateSeconds: num(s["rate-seconds"], "rate-seconds", 10, 0.001),
+    profile,
+    sweepPoints: int(s["sweep-points"], "sweep-points", 5),
     slo: sloFlags(s),
     workload,
     arrivals,
@@ -328,6 +367,7 @@ export function parseHarnessArgs(argv: string[]): HarnessOptions {
     maxBytes: bytes(s["max-bytes"], "max-bytes") ?? DEFAULT_MAX_BYTES,
     exceedCap: !!b["exceed-cap"],
     baseline: s.baseline,
+    compare: s.compare,
     tolerance: num(s.tolerance, "tolerance", 0.1, 0),
     stackOutputs: s["stack-outputs"],
     streamModel: s["stream-model"],

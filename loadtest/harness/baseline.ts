@@ -1,51 +1,83 @@
 /**
- * `--baseline previous.json`: this run against an earlier one, metric by metric (the streaming
- * scenario's TTFT, inter-token and end-to-end percentiles, throughput, error rate; and the p95s,
- * throughput and error rate of each sweep rate both runs offered). A metric is
- * worse when it moved the wrong way by more than the tolerance (relative) and more than its noise
- * floor (absolute: a 0.4 ms → 0.6 ms TTFT is not a regression).
+ * `--baseline previous.json`: this run against an earlier one, metric by metric, on the samples
+ * both JSON reports hold (each stream's TTFT and end-to-end time, each inter-token gap, each
+ * stream's outcome). Per metric: a seeded bootstrap interval of the change (bootstrap.ts), then
+ * the verdict rule (verdict-rule.ts): too few samples give no verdict, and a metric is worse only
+ * when its whole interval lies beyond the tolerance. The streaming scenario is compared, and each
+ * rate of a sweep both runs offered. Throughput over a run is one figure a run: shown, not judged.
  */
 import { readFileSync } from "node:fs";
+import { bootstrapClusteredChange, DEFAULT_CONFIDENCE, type Interval, type Statistic } from "./bootstrap.js";
+import type { Sample } from "./recorder.js";
 import type { Comparison, ComparisonRow, RunReport } from "./run-report.js";
+import { percentile } from "./stats.js";
+import { judge, MIN_SAMPLES, minSamples } from "./verdict-rule.js";
+
+/** A share that rose by more than this (absolute: 1 percentage point) is worse; the tolerance is relative. */
+export const ERROR_RATE_TOLERANCE = 0.01;
+
+/** Where a metric's samples come from within one group of streams. */
+type Source = "ttft" | "e2e" | "itl" | "tokens_per_s" | "failed";
 
 interface Metric {
   key: string;
   label: string;
-  /** "lower": a larger value is worse. */
+  source: Source;
+  statistic: Statistic;
   better: "lower" | "higher";
-  /** Changes below this (absolute) are noise. */
+  /** Absolute changes below this are noise. */
   floor: number;
 }
 
-const PERCENTILES = ["p50", "p95", "p99"] as const;
+const QUANTILES = [
+  ["p50", 0.5],
+  ["p95", 0.95],
+  ["p99", 0.99],
+] as const;
+
+const latency = (source: Source, name: string, label: string, quantiles = QUANTILES): Metric[] =>
+  quantiles.map(([p, q]) => ({
+    key: `${name}_${p}_ms`,
+    label: `${label} ${p} (ms)`,
+    source,
+    statistic: { quantile: q },
+    better: "lower",
+    floor: 1,
+  }));
+
 export const METRICS: Metric[] = [
-  ...PERCENTILES.map((p) => ({ key: `ttft_${p}_ms`, label: `TTFT ${p} (ms)`, better: "lower" as const, floor: 1 })),
-  ...PERCENTILES.map((p) => ({
-    key: `itl_${p}_ms`,
-    label: `inter-token ${p} (ms)`,
-    better: "lower" as const,
-    floor: 1,
-  })),
-  ...PERCENTILES.map((p) => ({
-    key: `e2e_${p}_ms`,
-    label: `end-to-end ${p} (ms)`,
-    better: "lower" as const,
-    floor: 1,
-  })),
-  { key: "output_tokens_per_s", label: "output tokens/s", better: "higher", floor: 0 },
-  { key: "requests_per_s", label: "requests/s", better: "higher", floor: 0 },
-  { key: "error_rate", label: "error rate", better: "lower", floor: 0.001 },
+  ...latency("ttft", "ttft", "TTFT"),
+  ...latency("itl", "itl", "inter-token"),
+  ...latency("e2e", "e2e", "end-to-end"),
+  {
+    key: "stream_tokens_per_s_p50",
+    label: "stream tokens/s p50",
+    source: "tokens_per_s",
+    statistic: { quantile: 0.5 },
+    better: "higher",
+    floor: 0,
+  },
+  { key: "error_rate", label: "error rate", source: "failed", statistic: "mean", better: "lower", floor: 0 },
 ];
 
-export function readBaseline(file: string): RunReport {
+/** The sweep compares each rate's p95s and errors (inter-token gaps are not kept per rate). */
+const SWEEP_METRICS = METRICS.filter((m) => ["ttft_p95_ms", "e2e_p95_ms", "error_rate"].includes(m.key));
+
+/** One figure a run, shown beside the judged metrics. */
+const FIGURES = [
+  { key: "output_tokens_per_s", label: "output tokens/s (one figure a run)" },
+  { key: "requests_per_s", label: "requests/s (one figure a run)" },
+];
+
+export function readBaseline(file: string, flag = "--baseline"): RunReport {
   let report: RunReport;
   try {
     report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
   } catch (err) {
-    throw new Error(`--baseline ${file}: ${(err as Error).message}`, { cause: err });
+    throw new Error(`${flag} ${file}: ${(err as Error).message}`);
   }
   if (!streamingFigures(report))
-    throw new Error(`--baseline ${file} is not a --json report with the streaming scenario's figures`);
+    throw new Error(`${flag} ${file} is not a --json report with the streaming scenario's figures`);
   return report;
 }
 
@@ -53,62 +85,200 @@ function streamingFigures(r: RunReport): Record<string, unknown> | undefined {
   return r.scenarios?.find((s) => s.id === "streaming" && s.verdict !== "skip")?.figures;
 }
 
-const numeric = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** The streams of one group (a scenario, or one rate of the sweep) and their inter-token gaps, stream by stream. */
+interface Group {
+  streams: Sample[];
+  itl: number[][];
+}
 
-function compareMetric(m: Metric, base: number | null, cur: number | null, tolerance: number): ComparisonRow {
-  if (base === null || cur === null)
-    return { key: m.key, label: m.label, baseline: base, current: cur, change: null, worse: false };
-  const delta = m.better === "lower" ? cur - base : base - cur;
-  const worse = delta > Math.max(tolerance * Math.abs(base), m.floor);
+/**
+ * Each valid stream's gaps: `interTokenMs[scenario]` holds them in the order of the valid streams'
+ * samples, `interTokens` says how many each added. A report without the counts (schema 1) gives
+ * each gap alone, as that schema's comparison did.
+ */
+function gapsByStream(gaps: readonly number[], valid: readonly Sample[]): number[][] {
+  const counts = valid.map((s) => s.interTokens);
+  if (counts.some((n) => n === undefined) || counts.reduce((a, n) => a! + n!, 0) !== gaps.length)
+    return gaps.map((g) => [g]);
+  let at = 0;
+  return counts.map((n) => gaps.slice(at, (at += n!)));
+}
+
+function groupOf(r: RunReport, scenario: string, rate?: number): Group {
+  const streams = (r.samples ?? []).filter(
+    (s) => s.op === "chat.stream" && s.scenario === scenario && (rate === undefined || s.rate === rate),
+  );
+  const gaps = rate === undefined ? (r.interTokenMs?.[scenario] ?? []) : [];
   return {
-    key: m.key,
-    label: m.label,
-    baseline: base,
-    current: cur,
-    change: base === 0 ? null : (cur - base) / base,
-    worse,
+    streams,
+    itl: gapsByStream(
+      gaps,
+      streams.filter((s) => s.ok),
+    ),
   };
 }
 
-const SWEEP_KEYS = ["ttft_p95_ms", "itl_p95_ms", "e2e_p95_ms", "output_tokens_per_s", "requests_per_s", "error_rate"];
+/** A metric's values, in clusters that are resampled whole (one value each, but a stream's gaps). */
+function valuesOf(g: Group, source: Source): number[][] {
+  const ok = g.streams.filter((s) => s.ok);
+  const single = (values: number[]) => values.map((v) => [v]);
+  switch (source) {
+    case "ttft":
+      return single(ok.flatMap((s) => (s.ttftMs === undefined ? [] : [s.ttftMs])));
+    case "e2e":
+      return single(ok.map((s) => s.latencyMs));
+    case "itl":
+      return g.itl;
+    case "tokens_per_s":
+      return single(
+        ok.flatMap((s) => (s.outputTokens && s.latencyMs > 0 ? [s.outputTokens / (s.latencyMs / 1000)] : [])),
+      );
+    case "failed":
+      return single(g.streams.map((s) => (s.ok ? 0 : 1)));
+  }
+}
 
-/** The sweep's rates both runs offered, compared at each rate. */
-function sweepRows(current: RunReport, baseline: RunReport, tolerance: number): ComparisonRow[] {
-  return (current.sweep ?? []).flatMap((point) => {
-    const before = (baseline.sweep ?? []).find((p) => p.rate === point.rate);
-    if (!before) return [];
-    return METRICS.filter((m) => SWEEP_KEYS.includes(m.key)).map((m) =>
-      compareMetric(
-        { ...m, key: `rate_${point.rate}_${m.key}`, label: `${point.rate} req/s: ${m.label}` },
-        numeric(before.figures[m.key]),
-        numeric(point.figures[m.key]),
-        tolerance,
-      ),
-    );
+/**
+ * The count judged against the minimum: values — but no more than the clusters allow, as 30
+ * streams' 900 gaps are not 900 independent samples: under MIN_SAMPLES clusters, the clusters count.
+ */
+const judgedCount = (clusters: number[][]) => {
+  const values = clusters.reduce((a, c) => a + c.length, 0);
+  return clusters.length < MIN_SAMPLES ? clusters.length : values;
+};
+
+function observed(values: number[], stat: Statistic): number | null {
+  if (!values.length) return null;
+  if (stat === "mean") return values.reduce((a, b) => a + b, 0) / values.length;
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    stat.quantile * 100,
+  );
+}
+
+function compareMetric(m: Metric, base: Group, cur: Group, tolerance: number, label = m.label, key = m.key) {
+  const [b, c] = [valuesOf(base, m.source), valuesOf(cur, m.source)];
+  const scale = m.statistic === "mean" ? ("absolute" as const) : ("relative" as const);
+  const interval = bootstrapClusteredChange(b, c, m.statistic, { scale });
+  const [bv, cv] = [observed(b.flat(), m.statistic), observed(c.flat(), m.statistic)];
+  const [bn, cn] = [judgedCount(b), judgedCount(c)];
+  const needed = m.statistic === "mean" ? minSamples(0) : minSamples(m.statistic.quantile);
+  const verdict = judge({
+    interval,
+    baselineCount: bn,
+    currentCount: cn,
+    needed,
+    better: m.better,
+    tolerance: scale === "absolute" ? ERROR_RATE_TOLERANCE : tolerance,
+    floor: m.floor,
+    baselineValue: bv ?? 0,
+  });
+  return {
+    key,
+    label,
+    baseline: bv,
+    current: cv,
+    change: interval?.estimate ?? null,
+    interval,
+    samples: { baseline: bn, current: cn, needed },
+    verdict,
+    worse: verdict === "worse",
+  } satisfies ComparisonRow;
+}
+
+const numeric = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+function figureRows(current: RunReport, baseline: RunReport): ComparisonRow[] {
+  const [cur, base] = [streamingFigures(current) ?? {}, streamingFigures(baseline) ?? {}];
+  return FIGURES.map(({ key, label }) => {
+    const [b, c] = [numeric(base[key]), numeric(cur[key])];
+    const change = b === null || c === null || b === 0 ? null : c / b - 1;
+    return {
+      key,
+      label,
+      baseline: b,
+      current: c,
+      change,
+      interval: null,
+      samples: null,
+      verdict: "not judged",
+      worse: false,
+    };
   });
 }
 
+/** Each offered rate both runs' sweeps measured, compared on that rate's streams. */
+function sweepRows(current: RunReport, baseline: RunReport, tolerance: number): ComparisonRow[] {
+  const rates = (current.sweep ?? []).filter(
+    (p) =>
+      (p.kind ?? "rate") === "rate" &&
+      (baseline.sweep ?? []).some((b) => (b.kind ?? "rate") === "rate" && b.rate === p.rate),
+  );
+  return rates.flatMap(({ rate }) =>
+    SWEEP_METRICS.map((m) =>
+      compareMetric(
+        m,
+        groupOf(baseline, "rate-sweep", rate),
+        groupOf(current, "rate-sweep", rate),
+        tolerance,
+        `${rate} req/s: ${m.label}`,
+        `rate_${rate}_${m.key}`,
+      ),
+    ),
+  );
+}
+
 export function compareRuns(current: RunReport, baseline: RunReport, tolerance: number): Comparison {
-  const cur = streamingFigures(current) ?? {};
-  const base = streamingFigures(baseline) ?? {};
+  const [cur, base] = [groupOf(current, "streaming"), groupOf(baseline, "streaming")];
   const rows = [
-    ...METRICS.map((m) => compareMetric(m, numeric(base[m.key]), numeric(cur[m.key]), tolerance)),
+    ...METRICS.map((m) => compareMetric(m, base, cur, tolerance)),
+    ...figureRows(current, baseline),
     ...sweepRows(current, baseline, tolerance),
   ];
   return {
     baselineStartedAt: baseline.startedAt,
     baselineTarget: baseline.target,
     tolerance,
+    confidence: DEFAULT_CONFIDENCE,
     rows,
     regressions: rows.filter((r) => r.worse).map((r) => r.label),
   };
 }
 
 const cell = (v: number | null) => (v === null ? "–" : String(Math.round(v * 100) / 100));
-const pct = (v: number | null) => (v === null ? "–" : `${v >= 0 ? "+" : ""}${Math.round(v * 1000) / 10} %`);
+const signed = (v: number, digits: number) => `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`;
 
-export const COMPARISON_HEADER = ["METRIC", "BASELINE", "THIS RUN", "CHANGE", "VERDICT"];
+/** A change as the interval shows it: "+2.1 %" (relative) or "+0.013" (a share's absolute change). */
+function changeText(v: number | null, scale: Interval["scale"] = "relative"): string {
+  if (v === null) return "–";
+  return scale === "relative" ? `${signed(v * 100, 1)} %` : signed(v, 3);
+}
+
+function intervalText(r: ComparisonRow): string {
+  const i = r.interval;
+  if (!i) return "–";
+  return `[${changeText(i.low, i.scale)}, ${changeText(i.high, i.scale)}]`;
+}
+
+/** The rule in one sentence, printed above the table. */
+export function gateRule(c: Comparison): string {
+  return (
+    `Each change with its ${Math.round(c.confidence * 100)} % bootstrap interval (seeded); a metric is WORSE only when the ` +
+    `whole interval lies beyond the tolerance of ${Math.round(c.tolerance * 1000) / 10} % (error rate: ${ERROR_RATE_TOLERANCE * 100} ` +
+    `percentage point); too few samples give no verdict.`
+  );
+}
+
+export const COMPARISON_HEADER = ["METRIC", "BASELINE", "THIS RUN", "CHANGE", "INTERVAL", "SAMPLES", "VERDICT"];
 
 export function comparisonRows(c: Comparison): string[][] {
-  return c.rows.map((r) => [r.label, cell(r.baseline), cell(r.current), pct(r.change), r.worse ? "WORSE" : "ok"]);
+  return c.rows.map((r) => [
+    r.label,
+    cell(r.baseline),
+    cell(r.current),
+    changeText(r.change, r.interval?.scale),
+    intervalText(r),
+    r.samples ? `${r.samples.baseline}/${r.samples.current} (≥ ${r.samples.needed})` : "–",
+    r.verdict === "worse" ? "WORSE" : r.verdict,
+  ]);
 }

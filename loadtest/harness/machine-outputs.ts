@@ -35,7 +35,17 @@ export function junitXml(report: RunReport): string {
   return builder.build();
 }
 
-const COLUMNS = ["scenario", "op", "at_ms", "latency_ms", "ttft_ms", "output_tokens", "ok"] as const;
+const COLUMNS = [
+  "scenario",
+  "op",
+  "at_ms",
+  "latency_ms",
+  "ttft_ms",
+  "prompt_tokens",
+  "output_tokens",
+  "rate",
+  "ok",
+] as const;
 
 export function samplesCsv(report: RunReport): string {
   return stringify(
@@ -45,7 +55,9 @@ export function samplesCsv(report: RunReport): string {
       s.at.toFixed(1),
       s.latencyMs.toFixed(3),
       s.ttftMs?.toFixed(3) ?? "",
+      s.promptTokens ?? "",
       s.outputTokens ?? "",
+      s.rate ?? "",
       s.ok,
     ]),
     { header: true, columns: [...COLUMNS], cast: { boolean: (b) => String(b) } },

@@ -20,7 +20,7 @@ import type { RunReport } from "./run-report.js";
 import { runScenarios, type RunInput } from "./runner.js";
 import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
-import { renderSummary, sloLine } from "./summary.js";
+import { comparisonText, renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
 
 function write(file: string, text: string) {
@@ -62,6 +62,8 @@ function budgetOf(opts: HarnessOptions, slo: Slo): RunInput["budget"] {
     ...slo,
     rates: opts.rates,
     rateSeconds: opts.rateSeconds,
+    profile: opts.profile,
+    sweepPoints: opts.sweepPoints,
     warmup: opts.warmup,
     arrivals: opts.arrivals,
     promptTokens: opts.workload.promptTokens,
@@ -78,6 +80,20 @@ function prepare(opts: HarnessOptions): Prepared {
     opts.target ?? (fromStack ? stackTargetUrl(opts.stack!, opts.stacksDir, opts.stackOutputs).url : undefined);
   const plan = planTraffic({ ...opts, promptTokens: opts.workload.promptTokens ?? 0, limits: effective });
   return { resolved, effective, slo, targetUrl, plan, maxBytes: Math.max(opts.maxBytes, plan.bytes) };
+}
+
+/** --compare FILE --baseline FILE: the gate alone, on two finished runs (exit 1 when a metric got worse). */
+function compareFiles(opts: HarnessOptions): number {
+  let current: RunReport, baseline: RunReport;
+  try {
+    [current, baseline] = [readBaseline(opts.compare!, "--compare"), readBaseline(opts.baseline!)];
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const comparison = compareRuns(current, baseline, opts.tolerance);
+  process.stdout.write(`${comparisonText(comparison)}\n`);
+  return comparison.regressions.length ? 1 : 0;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -99,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cannot read the stack: ${(err as Error).message}\n`);
     return 2;
   }
+  if (opts.mode === "compare") return compareFiles(opts);
   if (opts.mode === "k6-env") {
     const env = k6Env({
       limits: prep.resolved.limits,

@@ -5,6 +5,7 @@
  */
 import type { Limits } from "../gateway/limits.js";
 import { formatBytes } from "./format.js";
+import type { Profile } from "./profile.js";
 
 const MiB = 1024 * 1024;
 /** files-load uploads files of 1 KiB to 512 KiB. */
@@ -20,6 +21,9 @@ export interface PlanInput {
   files: number;
   rates: number[];
   rateSeconds: number;
+  /** null or absent: --rates alone (a constant profile). */
+  profile?: Profile | null;
+  sweepPoints?: number;
   warmup: number;
   promptTokens: number;
   maxDurationSeconds: number;
@@ -74,14 +78,27 @@ function lineFor(id: string, input: PlanInput): PlanLine {
     case "revocation":
       return { scenario: id, streams: 0, requests: null, bytes: 0 };
     case "rate-sweep": {
-      const streams = input.rates.reduce(
-        (a, r) => a + Math.max(1, Math.round(r * input.rateSeconds)) + input.warmup,
-        0,
-      );
+      const streams = profileStreams(input);
       return { scenario: id, streams, requests: 0, bytes: streams * chat };
     }
     default:
       return { scenario: id, streams: 0, requests: 0, bytes: 0 };
+  }
+}
+
+/** A profile's streams, at most: a closed-loop point or a sweep's rate runs at most --requests. */
+function profileStreams(input: PlanInput): number {
+  const point = input.requests + input.warmup;
+  switch (input.profile ?? null) {
+    case "synchronous":
+    case "throughput":
+      return point;
+    case "sweep":
+      return (2 + (input.sweepPoints ?? 0)) * point;
+    case "constant":
+    case "poisson":
+    case null:
+      return input.rates.reduce((a, r) => a + Math.max(1, Math.round(r * input.rateSeconds)) + input.warmup, 0);
   }
 }
 

@@ -1,10 +1,10 @@
 /** The self-contained HTML report: verdicts, stream figures, charts as inline SVG, checks, every figure. */
 import { CHARTS } from "./charts/specs.js";
 import { renderSvg } from "./charts/render.js";
-import { COMPARISON_HEADER, comparisonRows } from "./baseline.js";
+import { COMPARISON_HEADER, comparisonRows, gateRule } from "./baseline.js";
 import { formatMs } from "./format.js";
 import type { RunReport } from "./run-report.js";
-import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
+import { capacityText, STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 import { ceilingLine, limitsLine, runLine, scenarioLine } from "./summary.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -22,13 +22,15 @@ function streamSection(r: RunReport): string {
   const arrivals = r.budget.arrivals === "poisson" ? "as a Poisson process" : "evenly spaced";
   if (r.sweep.length) {
     parts.push(
-      `<h2>Rate sweep</h2><p>Latencies in ms; streams arrive ${arrivals} at each offered rate, after an unmeasured warm-up; achieved is counted over at least the offered window.</p>${table(SWEEP_HEADER, sweepRows(r.sweep))}`,
+      `<h2>Rate sweep</h2><p>Latencies in ms; streams arrive ${arrivals} at each offered rate (closed-loop points: their achieved rate), after an unmeasured warm-up; achieved is counted over at least the offered window.</p>${table(SWEEP_HEADER, sweepRows(r.sweep))}${r.capacity ? `<p><b>${esc(capacityText(r.capacity))}</b></p>` : ""}`,
     );
   }
   return parts.join("");
 }
 
-/** Both runs side by side, metric by metric; a worse one in red. */
+const VERDICT = COMPARISON_HEADER.indexOf("VERDICT");
+
+/** Both runs side by side, metric by metric, with the interval of each change; a worse one in red. */
 function baselineSection(r: RunReport): string {
   const c = r.comparison;
   if (!c) return "";
@@ -38,11 +40,11 @@ function baselineSection(r: RunReport): string {
   const rows = comparisonRows(c)
     .map(
       (row) =>
-        `<tr class="${row[4] === "WORSE" ? "fail" : "pass"}">${row.map((cell, i) => `<td${i === 4 ? ' class="v"' : ""}>${esc(cell)}</td>`).join("")}</tr>`,
+        `<tr class="${row[VERDICT] === "WORSE" ? "fail" : "pass"}">${row.map((cell, i) => `<td${i === VERDICT ? ' class="v"' : ""}>${esc(cell)}</td>`).join("")}</tr>`,
     )
     .join("");
   return (
-    `<h2>Against the baseline</h2><p>Baseline: ${esc(c.baselineTarget)}, started ${esc(c.baselineStartedAt)}; tolerance ${c.tolerance * 100} %. ${verdict}</p>` +
+    `<h2>Against the baseline</h2><p>Baseline: ${esc(c.baselineTarget)}, started ${esc(c.baselineStartedAt)}. ${esc(gateRule(c))} ${verdict}</p>` +
     `<table class="nums"><tr>${COMPARISON_HEADER.map((h) => `<th>${esc(h.toLowerCase())}</th>`).join("")}</tr>${rows}</table>`
   );
 }

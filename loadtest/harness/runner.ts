@@ -4,15 +4,16 @@
  */
 import type { Limits } from "../gateway/limits.js";
 import type { Ceiling } from "./ceiling.js";
+import { runSummaries, SCHEMA_VERSION } from "./report-summaries.js";
 import type { Http } from "./http.js";
 import { Recorder } from "./recorder.js";
+import type { RunReport } from "./run-report.js";
 import { bodyLimitsScenario } from "./scenarios/body-limits.js";
 import { filesLoadScenario } from "./scenarios/files-load.js";
 import { idleTimeoutScenario } from "./scenarios/idle-timeout.js";
 import { rateSweepScenario } from "./scenarios/rate-sweep.js";
 import { revocationScenario } from "./scenarios/revocation.js";
 import { streamingScenario } from "./scenarios/streaming.js";
-import type { RunReport } from "./run-report.js";
 import type { Budget, Scenario, ScenarioResult, Target } from "./types.js";
 
 export const SCENARIOS: Scenario[] = [
@@ -73,10 +74,17 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
       id: scenario.id,
       title: scenario.title,
       durationMs: Math.round(performance.now() - t0),
+      startMs: Math.round(recorder.since(t0)),
       ...outcome,
     });
   }
+  const summaries = runSummaries({
+    samples: recorder.samples,
+    interTokenMs: recorder.interTokenMs,
+    sweep: recorder.sweep,
+  });
   return {
+    schemaVersion: SCHEMA_VERSION,
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - recorder.origin),
     target: input.target.describe,
@@ -91,6 +99,8 @@ export async function runScenarios(input: RunInput): Promise<RunReport> {
     samples: recorder.samples,
     interTokenMs: recorder.interTokenMs,
     sweep: recorder.sweep,
+    capacity: recorder.capacity,
+    summaries,
     bytesSent: input.http.bytesSent,
     sloSource: input.sloSource,
     passed: results.every((r) => r.verdict !== "fail"),

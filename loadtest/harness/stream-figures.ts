@@ -35,5 +35,11 @@ export function streamFigures(streams: readonly StreamOutcome[], minWallMs = 0):
     ...summaryFigures("e2e", summarize(valid.map((s) => s.e2eMs))),
     ...summaryFigures("itl", summarize(valid.flatMap((s) => s.interTokenMs))),
     ...summaryFigures("stream_tokens_per_s", summarize(valid.map((s) => s.outputTokens / (s.e2eMs / 1000))), ""),
+    // The prompt as the server counted it (the usage chunk): checks --data prompt_tokens=N.
+    ...summaryFigures(
+      "prompt_tokens",
+      summarize(valid.flatMap((s) => (s.report.promptTokens === undefined ? [] : [s.report.promptTokens]))),
+      "",
+    ),
   };
 }

@@ -30,6 +30,8 @@ export interface StreamReport {
   contentChars: number[];
   /** `usage.completion_tokens` of the usage chunk, when the server sent one. */
   completionTokens?: number;
+  /** `usage.prompt_tokens` of the usage chunk: the prompt as the server counted it. */
+  promptTokens?: number;
   doneAt?: number;
 }
 
@@ -42,7 +44,7 @@ interface Chunk {
   object?: unknown;
   model?: unknown;
   choices?: Array<{ index?: unknown; delta?: { role?: unknown; content?: unknown }; finish_reason?: unknown }>;
-  usage?: { completion_tokens?: unknown };
+  usage?: { completion_tokens?: unknown; prompt_tokens?: unknown };
   error?: { message?: unknown };
 }
 
@@ -103,6 +105,8 @@ export function validateStream(events: readonly SseEvent[], expect: StreamExpect
       if (!finished) errors.push(`${at}: empty choices before finish_reason`);
       const tokens = chunk.usage?.completion_tokens;
       if (typeof tokens === "number") report.completionTokens = tokens;
+      const prompt = chunk.usage?.prompt_tokens;
+      if (typeof prompt === "number") report.promptTokens = prompt;
     } else {
       if (finished) errors.push(`${at}: choice chunk after finish_reason`);
       const choice = choices[0];

@@ -1,11 +1,10 @@
 /** The plain-text summary printed at the end of a run. */
-import { COMPARISON_HEADER, comparisonRows } from "./baseline.js";
-import type { Comparison } from "./run-report.js";
+import { COMPARISON_HEADER, comparisonRows, gateRule, type Comparison } from "./baseline.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
 import { approxBytes } from "./plan.js";
 import type { Slo } from "./slo.js";
 import type { RunReport } from "./run-report.js";
-import { STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
+import { capacityText, STREAM_HEADER, streamRows, SWEEP_HEADER, sweepRows, throughputText } from "./stream-table.js";
 
 export function limitsLine(r: RunReport): string {
   const l = r.effectiveLimits;
@@ -49,7 +48,8 @@ export function comparisonText(c: Comparison): string {
     ? `WORSE than the baseline: ${c.regressions.join(", ")}`
     : "no metric worse than the baseline";
   return [
-    `against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}), tolerance ${c.tolerance * 100} %:`,
+    `against the baseline of ${c.baselineStartedAt} (${c.baselineTarget}):`,
+    gateRule(c),
     ...columns([COMPARISON_HEADER, ...comparisonRows(c)]),
     verdict,
   ].join("\n");
@@ -73,7 +73,13 @@ export function renderSummary(r: RunReport): string {
       ...columns([STREAM_HEADER, ...streamRows(streaming.figures)]),
       "",
     );
-  if (r.sweep.length) out.push("rate sweep (latencies in ms):", ...columns([SWEEP_HEADER, ...sweepRows(r.sweep)]), "");
+  if (r.sweep.length)
+    out.push(
+      "load profile (latencies in ms; rates offered, achieved for closed-loop points):",
+      ...columns([SWEEP_HEADER, ...sweepRows(r.sweep)]),
+      ...(r.capacity ? [capacityText(r.capacity)] : []),
+      "",
+    );
   for (const s of r.scenarios) {
     for (const c of s.checks) out.push(`  ${c.ok ? "ok  " : "FAIL"} ${s.id}: ${c.name} — ${c.detail}`);
   }

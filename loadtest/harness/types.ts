@@ -2,6 +2,7 @@
 import type { Limits } from "../gateway/limits.js";
 import type { Http } from "./http.js";
 import type { Arrivals } from "./pool.js";
+import type { Profile } from "./profile.js";
 import type { Recorder } from "./recorder.js";
 
 export type Verdict = "pass" | "fail" | "skip";
@@ -20,6 +21,8 @@ export interface ScenarioResult {
   /** Why the scenario was skipped, or a remark worth reading. */
   note?: string;
   durationMs: number;
+  /** When it began, ms since the run began (absent in reports before schema 2). */
+  startMs?: number;
   checks: Check[];
   /** Every figure the scenario measured (counts, percentiles in ms, bytes). */
   figures: Record<string, number | string | boolean | null>;
@@ -77,6 +80,10 @@ export interface Budget {
   maxTokens?: number;
   /** Offered rates of the sweep, requests per second (none: no sweep). */
   rates: number[];
+  /** The load profile (null: none, or --rates alone, a constant profile). */
+  profile: Profile | null;
+  /** A sweep's rates between its synchronous and throughput points. */
+  sweepPoints: number;
   /** How long each rate of the sweep lasts, seconds. */
   rateSeconds: number;
 }
@@ -92,7 +99,7 @@ export interface RunContext {
   progress: (text: string) => void;
 }
 
-export type ScenarioOutcome = Omit<ScenarioResult, "id" | "title" | "durationMs">;
+export type ScenarioOutcome = Omit<ScenarioResult, "id" | "title" | "durationMs" | "startMs">;
 
 export interface Scenario {
   id: string;

@@ -35,20 +35,25 @@ function harness(args: string[]): Promise<{ code: number; stdout: string; stderr
   });
 }
 
-/** A copy of a report whose streaming figures are scaled: latencies by `latency`, rates by 1/latency. */
-function scaled(r: RunReport, latency: number): RunReport {
+/**
+ * A copy of a report whose streaming samples are scaled: each stream's TTFT and end-to-end time
+ * and each inter-token gap by `latency` (so tokens per second by 1/latency), plus `addMs` to TTFT.
+ */
+function scaled(r: RunReport, latency: number, addMs = 0): RunReport {
   const copy = structuredClone(r);
-  const f = copy.scenarios.find((s) => s.id === "streaming")!.figures;
-  for (const [k, v] of Object.entries(f)) {
-    if (typeof v !== "number") continue;
-    if (k.endsWith("_ms") && !k.startsWith("wall")) f[k] = v * latency;
-    if (k.endsWith("_per_s")) f[k] = v / latency;
+  for (const s of copy.samples) {
+    if (s.scenario !== "streaming" || s.op !== "chat.stream") continue;
+    s.latencyMs *= latency;
+    if (s.ttftMs !== undefined) s.ttftMs = s.ttftMs * latency + addMs;
   }
+  copy.interTokenMs.streaming = copy.interTokenMs.streaming.map((v) => v * latency);
   return copy;
 }
 
+const verdicts = (c: ReturnType<typeof compareRuns>) => Object.fromEntries(c.rows.map((r) => [r.key, r.verdict]));
+
 describe("comparing two runs", () => {
-  it("an identical run passes; every metric is compared", () => {
+  it("an identical run passes; every metric is compared, with its interval", () => {
     const c = compareRuns(recorded, recorded, 0.1);
     expect(c.regressions).toEqual([]);
     expect(c.rows.map((r) => r.key)).toEqual(
@@ -58,44 +63,86 @@ describe("comparing two runs", () => {
         "ttft_p99_ms",
         "itl_p95_ms",
         "e2e_p99_ms",
+        "stream_tokens_per_s_p50",
         "output_tokens_per_s",
         "error_rate",
       ]),
     );
     expect(c.rows.every((r) => r.change === null || r.change === 0)).toBe(true);
+    const ttft = c.rows.find((r) => r.key === "ttft_p50_ms")!;
+    expect(ttft.interval!.low).toBeLessThanOrEqual(0);
+    expect(ttft.interval!.high).toBeGreaterThanOrEqual(0);
+    // 64 streams: the interval is too wide to call it the same, and nothing is worse.
+    expect(["same", "unclear"]).toContain(ttft.verdict);
   });
 
-  it("an injected regression fails, named; a change within the tolerance does not", () => {
-    const worse = structuredClone(recorded);
-    const f = worse.scenarios.find((s) => s.id === "streaming")!.figures;
-    f.ttft_p95_ms = (f.ttft_p95_ms as number) * 2 + 5;
-    f.output_tokens_per_s = (f.output_tokens_per_s as number) / 2;
-    expect(compareRuns(worse, recorded, 0.1).regressions).toEqual(["TTFT p95 (ms)", "output tokens/s"]);
-    expect(compareRuns(scaled(recorded, 1.05), recorded, 0.1).regressions).toEqual([]);
-    // Better is never worse.
-    expect(compareRuns(recorded, worse, 0.1).regressions).toEqual([]);
-  });
-
-  it("each sweep rate both runs offered is compared too", () => {
-    const slower = structuredClone(recorded);
-    const point = slower.sweep[1];
-    point.figures.e2e_p95_ms = (point.figures.e2e_p95_ms as number) * 2;
+  it("a large regression is worse, named; a change within the tolerance is not; better is never worse", () => {
+    const slower = scaled(recorded, 2, 5);
     const c = compareRuns(slower, recorded, 0.1);
-    expect(c.rows.filter((r) => r.key.startsWith("rate_")).length).toBe(recorded.sweep.length * 6);
-    expect(c.regressions).toEqual([`${point.rate} req/s: end-to-end p95 (ms)`]);
+    expect(c.regressions).toEqual(
+      expect.arrayContaining(["TTFT p50 (ms)", "end-to-end p50 (ms)", "inter-token p50 (ms)", "stream tokens/s p50"]),
+    );
+    // 64 streams: a p95 needs 100 samples, a p99 500 — no verdict, however large the change.
+    expect(verdicts(c)).toMatchObject({ ttft_p95_ms: "too few samples", e2e_p99_ms: "too few samples" });
+    expect(compareRuns(scaled(recorded, 1.02), recorded, 0.1).regressions).toEqual([]);
+    expect(compareRuns(recorded, slower, 0.1).regressions).toEqual([]);
+    expect(verdicts(compareRuns(recorded, slower, 0.1)).ttft_p50_ms).toBe("better");
+  });
+
+  it("the verdicts are reproducible: the same two runs give the same intervals", () => {
+    const [a, b] = [
+      compareRuns(scaled(recorded, 1.3), recorded, 0.1),
+      compareRuns(scaled(recorded, 1.3), recorded, 0.1),
+    ];
+    expect(a.rows.map((r) => r.interval)).toEqual(b.rows.map((r) => r.interval));
+  });
+
+  it("failed streams: a rise of the error rate beyond one percentage point is worse", () => {
+    const failing = structuredClone(recorded);
+    const streams = failing.samples.filter((s) => s.scenario === "streaming" && s.op === "chat.stream");
+    for (const s of streams.slice(0, 16)) s.ok = false;
+    const row = compareRuns(failing, recorded, 0.1).rows.find((r) => r.key === "error_rate")!;
+    expect(row.change).toBeCloseTo(16 / streams.length, 6);
+    expect(row.verdict).toBe("worse");
+  });
+
+  it("each rate both runs' sweeps offered is compared on that rate's streams", () => {
+    const withRates = structuredClone(recorded);
+    // Sixty streams at 40 req/s in each run, the current one 50 % slower.
+    const template = withRates.samples.find((s) => s.scenario === "rate-sweep" && s.ok)!;
+    const at40 = (factor: number) =>
+      Array.from({ length: 60 }, (_, i) => ({
+        ...template,
+        rate: 40,
+        ttftMs: (10 + (i % 7)) * factor,
+        latencyMs: (150 + (i % 11)) * factor,
+      }));
+    const base = { ...withRates, samples: [...withRates.samples, ...at40(1)] };
+    const slower = { ...withRates, samples: [...withRates.samples, ...at40(1.5)] };
+    const rows = compareRuns(slower, base, 0.1).rows.filter((r) => r.key.startsWith("rate_"));
+    expect(rows.length).toBe(recorded.sweep.length * 3);
+    expect(rows.find((r) => r.key === "rate_40_e2e_p95_ms")!.verdict).toBe("too few samples");
+    expect(compareRuns(slower, base, 0.1).regressions).toEqual([]);
+    // Enough samples: the p95 at 40 req/s is judged.
+    const many = (r: RunReport, factor: number) => ({
+      ...r,
+      samples: [...r.samples, ...at40(factor), ...at40(factor)],
+    });
+    expect(compareRuns(many(withRates, 1.5), many(withRates, 1), 0.1).regressions).toEqual([
+      "40 req/s: TTFT p95 (ms)",
+      "40 req/s: end-to-end p95 (ms)",
+    ]);
     // A rate the baseline did not offer has nothing to be compared with.
     const other = structuredClone(recorded);
     other.sweep = other.sweep.map((p) => ({ ...p, rate: p.rate + 0.5 }));
-    expect(compareRuns(slower, other, 0.1).rows.filter((r) => r.key.startsWith("rate_"))).toEqual([]);
+    expect(compareRuns(recorded, other, 0.1).rows.filter((r) => r.key.startsWith("rate_"))).toEqual([]);
   });
 
   it("a sub-millisecond wobble is noise, not a regression", () => {
-    const wobble = structuredClone(recorded);
-    const f = wobble.scenarios.find((s) => s.id === "streaming")!.figures;
-    const base = structuredClone(recorded);
-    base.scenarios.find((s) => s.id === "streaming")!.figures.itl_p50_ms = 0.4;
-    f.itl_p50_ms = 0.9;
-    expect(compareRuns(wobble, base, 0.1).regressions).toEqual([]);
+    const [base, wobble] = [structuredClone(recorded), structuredClone(recorded)];
+    base.interTokenMs.streaming = base.interTokenMs.streaming.map(() => 0.4);
+    wobble.interTokenMs.streaming = wobble.interTokenMs.streaming.map(() => 0.9);
+    expect(verdicts(compareRuns(wobble, base, 0.1)).itl_p50_ms).toBe("same");
   });
 });
 
@@ -186,9 +233,9 @@ describe("npm run loadtest -- --baseline", () => {
       "--scenarios",
       "streaming",
       "--requests",
-      "6",
+      "24",
       "--concurrency",
-      "3",
+      "6",
       "--ceiling-seconds",
       "0",
       "--stream-model",
@@ -205,8 +252,12 @@ describe("npm run loadtest -- --baseline", () => {
     const r = await run("--baseline", join(dir, "better.json"), "--html", join(dir, "report.html"));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^streaming\s+PASS/m);
-    expect(r.stdout).toMatch(/^WORSE than the baseline: TTFT p50 \(ms\), TTFT p95 \(ms\)/m);
-    expect(r.stdout).toMatch(/^TTFT p95 \(ms\)\s+[\d.]+\s+[\d.]+\s+\+[\d.]+ %\s+WORSE$/m);
+    expect(r.stdout).toMatch(/^WORSE than the baseline: TTFT p50 \(ms\), /m);
+    // The change, its interval, the samples each run had and the fewest judged.
+    expect(r.stdout).toMatch(
+      /^TTFT p50 \(ms\)\s+[\d.]+\s+[\d.]+\s+\+[\d.]+ %\s+\[\+[\d.]+ %, \+[\d.]+ %\]\s+24\/24 \(≥ 20\)\s+WORSE$/m,
+    );
+    expect(r.stdout).toMatch(/^TTFT p95 \(ms\)\s+.*24\/24 \(≥ 100\)\s+too few samples$/m);
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toContain("<h2>Against the baseline</h2>");
     expect(html).toContain("This run against the baseline (streaming)");
@@ -225,7 +276,7 @@ describe("npm run loadtest -- --baseline", () => {
     expect(f.ttft_p50_ms).toBeGreaterThanOrEqual(30);
     expect(f.e2e_p50_ms - f.ttft_p50_ms).toBeGreaterThanOrEqual(11 * 4);
     expect(f.warmup_streams).toBe(2);
-    expect(first.samples).toHaveLength(6);
+    expect(first.samples).toHaveLength(24);
   });
 
   it("refuses a baseline that is not a report", async () => {

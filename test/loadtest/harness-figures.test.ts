@@ -112,8 +112,8 @@ describe("stream figures from a --local run", () => {
 
   it("prints the percentile table and the sweep, and draws the curve", () => {
     expect(stdout).toMatch(/^inter-token latency \(ms\)(\s+[\d.]+){4}$/m);
-    expect(stdout).toMatch(/^10\s+[\d.]+\s+[\d.]+(\s+[\d.]+){6}\s+5\/5$/m);
-    expect(stdout).toMatch(/^30\s+[\d.]+\s+[\d.]+(\s+[\d.]+){6}\s+15\/15$/m);
-    expect(readFileSync(join(dir, "report.html"), "utf8")).toContain("Latency against throughput (rate sweep)");
+    expect(stdout).toMatch(/^10\s+[\d.]+\s+[\d.]+(\s+[\d.]+){6}\s+met\s+5\/5$/m);
+    expect(stdout).toMatch(/^30\s+[\d.]+\s+[\d.]+(\s+[\d.]+){6}\s+met\s+15\/15$/m);
+    expect(readFileSync(join(dir, "report.html"), "utf8")).toContain("Latency against throughput (load profile)");
   });
 });

@@ -62,6 +62,13 @@ export function readChart(svg: string): Chart {
       } else if (tag === "text") {
         if (/role-title-text/.test(cls)) chart.title ||= textOf(n);
         else if (/role-(legend|axis)-label/.test(cls)) chart.labels.push(textOf(n));
+        // A text mark (a point's label): where it is anchored, and what it says.
+        else if (/role-mark/.test(cls))
+          chart.items.push({
+            mark: cls,
+            box: itemBox(n, dx - origin[0], dy - origin[1]),
+            fields: { ...fieldsOf(a["aria-label"]), text: textOf(n) },
+          });
       } else if (inFrame && Number.isNaN(chart.width) && a.class === "background") {
         const [x0, y0, x1, y1] = svgPathBbox(a.d);
         [chart.width, chart.height, origin] = [x1 - x0, y1 - y0, [dx, dy]];

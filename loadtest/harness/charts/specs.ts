@@ -5,12 +5,16 @@
  */
 import type { TopLevelSpec } from "vega-lite";
 import type { RunReport } from "../run-report.js";
+import { itlTailSpec } from "./itl-tail.js";
+import { capacitySpec } from "./capacity.js";
+import { concurrencySpec, errorsOverTimeSpec, latencyOverTimeSpec } from "./over-time.js";
+import { pointLabel } from "./timeline.js";
 
-const SIZE = { width: 340, height: 200 };
+export const SIZE = { width: 340, height: 200 };
 const STREAM_OP = "chat.stream";
 
 /** The same colour for a scenario in every chart; the legend lists the scenarios drawn. */
-function scenarioColor(r: RunReport, shown: readonly string[]) {
+export function scenarioColor(r: RunReport, shown: readonly string[]) {
   return {
     field: "scenario",
     type: "nominal",
@@ -80,15 +84,6 @@ export const e2eSpec = (r: RunReport) =>
     "streams",
   );
 
-export const itlSpec = (r: RunReport) =>
-  histogram(
-    r,
-    "Inter-token latency (per token)",
-    Object.entries(r.interTokenMs).flatMap(([scenario, v]) => v.map((value) => ({ scenario, value }))),
-    "gap before a token (ms)",
-    "tokens",
-  );
-
 export const streamTpsSpec = (r: RunReport) =>
   histogram(
     r,
@@ -101,41 +96,6 @@ export const streamTpsSpec = (r: RunReport) =>
     "output tokens/s (stream tokens ÷ end-to-end time)",
     "streams",
   );
-
-/**
- * Valid streams completed per second of each streaming scenario's run time. Only streams: other
- * scenarios' requests (the revocation test's model listings) are not the workload, and their
- * much larger rates would flatten the streams' bars.
- */
-export function scenarioThroughputSpec(r: RunReport): TopLevelSpec | null {
-  const rows = r.scenarios.flatMap((s) => {
-    const done = streams(r).filter((x) => x.scenario === s.id).length;
-    return done === 0 || s.durationMs <= 0 ? [] : [{ scenario: s.id, rate: done / (s.durationMs / 1000), done }];
-  });
-  if (!rows.length) return null;
-  return {
-    ...SIZE,
-    height: 24 * rows.length,
-    title: "Stream throughput per scenario",
-    data: { values: rows },
-    mark: { type: "bar", tooltip: false },
-    encoding: {
-      y: { field: "scenario", type: "nominal", title: null, sort: null },
-      x: {
-        field: "rate",
-        type: "quantitative",
-        title: "valid streams completed per second (over the scenario's run time)",
-      },
-      color: {
-        ...scenarioColor(
-          r,
-          rows.map((row) => row.scenario),
-        ),
-        legend: null,
-      },
-    },
-  };
-}
 
 /** Valid streams completed per second over the run, stacked by scenario. */
 export function throughputOverTimeSpec(r: RunReport): TopLevelSpec | null {
@@ -202,7 +162,7 @@ export function operationsSpec(r: RunReport): TopLevelSpec | null {
   };
 }
 
-/** One point per offered rate: what was achieved against how long it took. */
+/** One point per point of the profile: what was achieved against how long it took, each labelled with its rate. */
 export function sweepSpec(r: RunReport): TopLevelSpec | null {
   if (!r.sweep.length) return null;
   const metrics = [
@@ -217,44 +177,66 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
       // A log scale has no 0: a latency rounded to 0 ms has nothing to plot.
       return x === null || y === null || y <= 0
         ? []
-        : [{ rate: p.rate, throughput: x, measure, percentile, latency: y }];
+        : [{ rate: p.rate, label: pointLabel(p), throughput: x, measure, percentile, latency: y }];
     }),
   );
   if (!rows.length) return null;
+  const x = {
+    field: "throughput",
+    type: "quantitative",
+    title: "achieved output tokens/s",
+    scale: { zero: false },
+  } as const;
+  // TTFT and end-to-end differ by orders of magnitude: a log scale shows both.
+  const y = {
+    field: "latency",
+    type: "quantitative",
+    title: "latency (ms, log scale)",
+    scale: { type: "log" },
+  } as const;
   return {
     ...SIZE,
-    title: "Latency against throughput (rate sweep)",
-    data: { values: rows },
-    mark: { type: "line", point: { size: 50, filled: true }, tooltip: false },
-    encoding: {
-      x: { field: "throughput", type: "quantitative", title: "achieved output tokens/s", scale: { zero: false } },
-      // TTFT and end-to-end differ by orders of magnitude: a log scale shows both.
-      y: { field: "latency", type: "quantitative", title: "latency (ms, log scale)", scale: { type: "log" } },
-      // p50 and p95 often lie close: colour tells the measure, dash and point shape the percentile,
-      // so a p50 line under its p95 still shows.
-      color: { field: "measure", type: "nominal", title: "latency", sort: ["TTFT", "end-to-end"] },
-      strokeDash: {
-        field: "percentile",
-        type: "nominal",
-        title: "percentile",
-        sort: ["p50", "p95"],
-        scale: {
-          range: [
-            [1, 0],
-            [5, 3],
-          ],
+    title: "Latency against throughput (load profile)",
+    layer: [
+      {
+        data: { values: rows },
+        mark: { type: "line", point: { size: 50, filled: true }, tooltip: false },
+        encoding: {
+          x,
+          y,
+          // p50 and p95 often lie close: colour tells the measure, dash and point shape the percentile,
+          // so a p50 line under its p95 still shows.
+          color: { field: "measure", type: "nominal", title: "latency", sort: ["TTFT", "end-to-end"] },
+          strokeDash: {
+            field: "percentile",
+            type: "nominal",
+            title: "percentile",
+            sort: ["p50", "p95"],
+            scale: {
+              range: [
+                [1, 0],
+                [5, 3],
+              ],
+            },
+          },
+          shape: {
+            field: "percentile",
+            type: "nominal",
+            title: "percentile",
+            sort: ["p50", "p95"],
+            scale: { range: ["circle", "triangle-up"] },
+          },
+          order: { field: "rate", type: "quantitative" },
         },
       },
-      shape: {
-        field: "percentile",
-        type: "nominal",
-        title: "percentile",
-        sort: ["p50", "p95"],
-        scale: { range: ["circle", "triangle-up"] },
+      // Each point's rate, once, above the end-to-end p95 (the highest line).
+      {
+        data: { values: rows.filter((row) => row.measure === "end-to-end" && row.percentile === "p95") },
+        mark: { type: "text", dy: -9, fontSize: 9, color: "#374151" },
+        encoding: { x, y, text: { field: "label" } },
       },
-      order: { field: "rate", type: "quantitative" },
-    },
-  };
+    ],
+  } as TopLevelSpec;
 }
 
 /** This run next to the baseline: the streaming scenario's latency percentiles, bar by bar. */
@@ -293,12 +275,15 @@ export function baselineSpec(r: RunReport): TopLevelSpec | null {
 
 export const CHARTS = [
   baselineSpec,
+  latencyOverTimeSpec,
+  errorsOverTimeSpec,
+  concurrencySpec,
   ttftSpec,
   e2eSpec,
-  itlSpec,
+  itlTailSpec,
   streamTpsSpec,
+  capacitySpec,
   sweepSpec,
-  scenarioThroughputSpec,
   throughputOverTimeSpec,
   operationsSpec,
 ];
