@@ -49,7 +49,7 @@ export function readStackFile(stack: string, stacksDir: string = STACKS_DIR): St
       err instanceof YAMLParseError
         ? `is not valid YAML: ${yamlProblem(err)}`
         : `cannot be read: ${(err as Error).message}`;
-    throw new Error(`Stack file ${shown(file)} ${why}`);
+    throw new Error(`Stack file ${shown(file)} ${why}`, { cause: err });
   }
   const config: Record<string, unknown> = {};
   const securePaths: string[] = [];
