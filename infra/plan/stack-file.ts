@@ -5,8 +5,9 @@
  * listed so the plan can mask it and the tests can prove it never leaks in plaintext.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
+import { join, relative } from "node:path";
+import { parse, YAMLParseError } from "yaml";
+import { yamlProblem } from "../../service/src/yaml-problem.js";
 import { STACKS_DIR } from "../stack/stack-names.js";
 import { STANDIN_PREFIX } from "../stack/sensitive.js";
 
@@ -34,14 +35,26 @@ function standIns(value: unknown, path: string, found: string[]): unknown {
   return value;
 }
 
+/** The file as a person finds it: relative to the working directory when it is below it. */
+const shown = (file: string) => (relative(process.cwd(), file).startsWith("..") ? file : relative(process.cwd(), file));
+
 export function readStackFile(stack: string, stacksDir: string = STACKS_DIR): StackFile {
-  const doc = parse(readFileSync(join(stacksDir, `Pulumi.${stack}.yaml`), "utf8")) as {
-    config?: Record<string, unknown>;
-  };
+  const file = join(stacksDir, `Pulumi.${stack}.yaml`);
+  let doc: { config?: Record<string, unknown> } | null;
+  try {
+    doc = parse(readFileSync(file, "utf8")) as typeof doc;
+  } catch (err) {
+    // One line: the file, then the parser's reason and line (its code frame left out).
+    const why =
+      err instanceof YAMLParseError
+        ? `is not valid YAML: ${yamlProblem(err)}`
+        : `cannot be read: ${(err as Error).message}`;
+    throw new Error(`Stack file ${shown(file)} ${why}`, { cause: err });
+  }
   const config: Record<string, unknown> = {};
   const securePaths: string[] = [];
   const secretKeys: string[] = [];
-  for (const [key, value] of Object.entries(doc.config ?? {})) {
+  for (const [key, value] of Object.entries(doc?.config ?? {})) {
     const before = securePaths.length;
     config[key] = standIns(value, key, securePaths);
     if (securePaths.length > before) secretKeys.push(key);

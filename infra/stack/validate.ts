@@ -2,6 +2,7 @@
  * Validates a whole stack as a plain object (the `agentport:` config keys without their
  * namespace). Pure: no Pulumi. Every problem is reported at once, by parameter path.
  */
+import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
 import type { Rule } from "./rule.js";
 import { deployRules } from "./rules-deploy.js";
@@ -82,12 +83,24 @@ function plaintextSecrets(
     for (const [k, v] of Object.entries(value)) plaintextSecrets(v, `${path}.${k}`, isSecure, out);
 }
 
+const UNKNOWN_GROUP = "unknown top-level key";
+
+/** The refusal of a top-level key no group has, with the group it most likely meant. */
+function unknownGroup(key: string): string {
+  const near = closest(key, GROUP_NAMES);
+  // A typo is a few letters off; a key of another program (`aws:region` is not ours) is not.
+  const likely = distance(key.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(near.length / 3));
+  return likely
+    ? `${UNKNOWN_GROUP} (agentport:${key}); did you mean agentport:${near}?`
+    : `${UNKNOWN_GROUP} (agentport:${key}); the groups are listed in docs/configuration.md`;
+}
+
 export function validateStack(raw: Record<string, unknown>, options: ValidateOptions = {}): Validation {
   const isSecure = (path: string, value: string) => isStandIn(value) || (options.isSecure?.(path, value) ?? false);
   const issues: Issue[] = [];
   const parsed: Partial<Record<GroupName, unknown>> = {};
   for (const key of Object.keys(raw)) {
-    if (!(GROUP_NAMES as string[]).includes(key)) issues.push({ path: key, message: "unknown top-level key" });
+    if (!(GROUP_NAMES as string[]).includes(key)) issues.push({ path: key, message: unknownGroup(key) });
   }
   for (const group of GROUP_NAMES) {
     const result = GROUPS[group].safeParse(raw[group]);
@@ -106,10 +119,14 @@ export function validateStack(raw: Record<string, unknown>, options: ValidateOpt
   return unique.length === 0 ? { ok: true, spec: partial, issues: [] } : { ok: false, issues: unique };
 }
 
-/** One line per problem, sorted by path, for an error message. */
+/**
+ * One line per problem for an error message: unknown top-level keys first (a misspelt group is
+ * the cause of the problems its real group then shows), then the rest by path.
+ */
 export function formatIssues(issues: Issue[]): string {
+  const rank = (i: Issue) => (i.message.startsWith(UNKNOWN_GROUP) ? 0 : 1);
   return [...issues]
-    .sort((a, b) => a.path.localeCompare(b.path))
+    .sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path))
     .map((i) => `  ${i.path}: ${i.message}`)
     .join("\n");
 }

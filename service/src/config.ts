@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
+import { urlProblem } from "./url-problem.js";
 import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 
@@ -239,12 +240,19 @@ function choice(env: Env, name: string, values: readonly string[], fallback: str
   return read(env, name, schema, fallback, `one of ${values.join(", ")}`);
 }
 
-/** A URL with one of `protocols` (`https`); `secret` leaves the value out of the message (it may carry a password). */
+/**
+ * A URL with one of `protocols` (`https`); what is wrong is said first cause first (url-problem.ts).
+ * `secret` leaves the value out of the message (it may carry a password).
+ */
 function url(env: Env, name: string, protocols: string[], secret = false): string | undefined {
   const starts = protocols.map((p) => `${p}://`);
-  const accepts = `a URL starting with ${starts.slice(0, -1).join(", ")} or ${starts.at(-1)}`;
-  const schema = z.url({ protocol: new RegExp(`^(${protocols.join("|")})$`) });
-  return read<string | undefined>(env, name, schema, undefined, accepts, !secret);
+  declare(name, `a URL starting with ${starts.slice(0, -1).join(", ")} or ${starts.at(-1)}`, undefined, secret);
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const problem = urlProblem(raw, protocols);
+  if (problem === undefined) return raw;
+  problems.push(`${name} ${problem}${secret ? "" : ` (got '${raw}')`}`);
+  return undefined;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -234,6 +234,15 @@ export const invalidApiKey = (hint?: string) =>
     null,
     "invalid_api_key",
   );
+/** A member's JWT where an API key is needed: said as such, never shown as a mistyped key. */
+export const memberTokenNotApiKey = () =>
+  new ApiError(
+    401,
+    "The bearer token is a member token (a JWT), not an API key: this route takes an API key ('ap-…'); member tokens are for /v1/organization/… only.",
+    "invalid_request_error",
+    null,
+    "invalid_api_key",
+  );
 export const invalidToken = (why: string) =>
   new ApiError(401, `Invalid member token: ${why}`, "invalid_request_error", null, "invalid_token");
 export const forbidden = (message: string) =>
@@ -257,6 +266,15 @@ export const modelNotFound = (model: string) =>
     "model_not_found",
   );
 /** /v1/embeddings with a model that does not embed: the message names the ones that do. */
+export const notAChatModel = (model: string) =>
+  new ApiError(
+    400,
+    `The model '${echo(model)}' creates embeddings only: send it to POST /v1/embeddings. ` +
+      "Chat completions and responses need a chat model (GET /v1/models lists the models).",
+    "invalid_request_error",
+    "model",
+    "unsupported_value",
+  );
 export const notAnEmbeddingModel = (model: string, kind: string, embedders: string[]) =>
   new ApiError(
     400,

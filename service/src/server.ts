@@ -10,7 +10,9 @@ import type { Logger } from "pino";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig, type ServiceConfig } from "./config.js";
 import { AgentsFileError } from "./domain/agents/agent-spec.js";
+import { loadAgentSpecs } from "./domain/agents/agents-file.js";
 import { onParentExit } from "./parent-watch.js";
+import { bindMessage, bindProblem } from "./port-probe.js";
 import { dataDirHeld, writeServerRecord } from "./server-record.js";
 import { collectStartupGarbage } from "./startup-gc.js";
 
@@ -25,7 +27,20 @@ function configOrExit(): ServiceConfig {
   }
 }
 
+/** An invalid agents file is a setup problem like a bad variable: its lines, exit 2, no stack. */
+function refuseAgents(err: unknown): never {
+  if (!(err instanceof AgentsFileError)) throw err;
+  process.stderr.write(`agentport cannot start: ${err.message}\n`);
+  process.exit(2);
+}
+
 const config = configOrExit();
+// Read once before the store starts, so a broken file is told at once, before initdb or a port.
+try {
+  loadAgentSpecs(config.agentsFile, undefined);
+} catch (err) {
+  refuseAgents(err);
+}
 const deadline = new AbortController();
 // The embedded store is this process's alone: a CLI on the same data dir must come through us.
 const embedded = !config.databaseUrl;
@@ -35,13 +50,17 @@ if (embedded && (await dataDirHeld(config.dataDir))) {
   );
   process.exit(1);
 }
+// Before anything is written: the embedded store's first start fills the data dir (initdb).
+const busy = await bindProblem(config.host, config.port);
+if (busy) {
+  process.stderr.write(`${bindMessage(config.host, config.port, busy)}\n`);
+  process.exit(1);
+}
 const forgetStarting = embedded ? writeServerRecord(config.dataDir) : () => {};
 const app = await buildApp({ config, drainDeadline: deadline.signal }).catch((err: unknown) => {
-  // An invalid agents file is a setup problem like a bad variable: its lines, exit 2, no stack.
-  if (!(err instanceof AgentsFileError)) throw err;
+  // What only the registry finds (a fallback cycle, an upstream not configured).
   forgetStarting();
-  process.stderr.write(`agentport cannot start: ${err.message}\n`);
-  process.exit(2);
+  return refuseAgents(err);
 });
 process.on("unhandledRejection", (reason) =>
   app.log.error({ err: reason }, "unhandled promise rejection: logged, still serving"),
@@ -57,10 +76,7 @@ try {
 } catch (err) {
   // A busy port is a setup problem, not a crash: one line, no record left behind, exit at once.
   forgetStarting();
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === "EADDRINUSE" ? `port ${config.port} is already in use; set PORT to a free port` : (err as Error).message;
-  process.stderr.write(`agentport cannot listen on ${config.host}:${config.port}: ${why}\n`);
+  process.stderr.write(`${bindMessage(config.host, config.port, err as NodeJS.ErrnoException)}\n`);
   await Promise.race([app.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
   process.exit(1);
 }

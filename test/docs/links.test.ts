@@ -33,7 +33,8 @@ function anchorsOf(file: string): Set<string> {
   if (known) return known;
   const slugger = new GithubSlugger();
   const anchors = new Set<string>();
-  marked.walkTokens(marked.lexer(readFileSync(file, "utf8")), (t) => {
+  // Synchronous callbacks: the promises walkTokens returns are already settled.
+  void marked.walkTokens(marked.lexer(readFileSync(file, "utf8")), (t) => {
     if (t.type === "heading") anchors.add(slugger.slug(plainText((t as Tokens.Heading).tokens)));
   });
   anchorsByFile.set(file, anchors);
@@ -42,7 +43,8 @@ function anchorsOf(file: string): Set<string> {
 
 function linksOf(file: string): string[] {
   const links: string[] = [];
-  marked.walkTokens(marked.lexer(readFileSync(file, "utf8")), (t) => {
+  // Synchronous callbacks: the promises walkTokens returns are already settled.
+  void marked.walkTokens(marked.lexer(readFileSync(file, "utf8")), (t) => {
     if (t.type === "link" || t.type === "image") links.push((t as Tokens.Link).href);
   });
   return links;

@@ -388,7 +388,10 @@ describe("stack validation", () => {
     expect(issues).toEqual(
       expect.arrayContaining([
         { path: "company.langauge", message: "unknown parameter" },
-        { path: "monitorng", message: "unknown top-level key" },
+        {
+          path: "monitorng",
+          message: "unknown top-level key (agentport:monitorng); did you mean agentport:monitoring?",
+        },
       ]),
     );
   });

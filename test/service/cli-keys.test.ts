@@ -97,6 +97,23 @@ describe("keys CLI", () => {
     expect((await app.inject({ method: "GET", url: "/v1/none", headers: auth })).statusCode).toBe(401);
   });
 
+  it(
+    "says a key's limits as they apply: its own, the deployment's, or unlimited (never 'default')",
+    { timeout: 120_000 },
+    async () => {
+      const store = await openTestStore("postgres");
+      cleanups.push(() => store.drop());
+      const env = { DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-cli-")), DATABASE_URL: store.url! };
+      const plain = (await keys(env, "create", "--name", "plain")).stdout;
+      expect(plain).toContain("Limits per minute: unlimited requests, unlimited tokens\n");
+      const mixed = (await keys({ ...env, RATE_LIMIT_RPM: "600" }, "create", "--name", "mixed", "--tpm", "5000"))
+        .stdout;
+      expect(mixed).toContain("Limits per minute: 600 requests (RATE_LIMIT_RPM, for every key), 5000 tokens\n");
+      const limitLines = (plain + mixed).split("\n").filter((l) => l.includes("Limits per minute"));
+      expect(limitLines.join("\n")).not.toContain("default");
+    },
+  );
+
   it("goes through the running server when one is up (the embedded store is held by it)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "agentport-cli-"));
     const t = await buildTestApp("pglite", { DATA_DIR: dataDir });

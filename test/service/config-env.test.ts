@@ -84,6 +84,25 @@ describe("configuration from the environment", () => {
     ]);
   });
 
+  it("says which part of a URL is wrong, first cause first, without repeating a secret URL", () => {
+    expect(problemsOf({ REDIS_URL: "redis://nope:99999" })).toEqual([
+      "REDIS_URL has port 99999: a port must be from 1 to 65535",
+    ]);
+    expect(problemsOf({ DATABASE_URL: "postgres://u:hunter2@db:0/x" })).toEqual([
+      "DATABASE_URL has port 0: a port must be from 1 to 65535",
+    ]);
+    expect(problemsOf({ REDIS_URL: "rediss://" })).toEqual(["REDIS_URL must name a host after rediss://"]);
+    expect(problemsOf({ DATABASE_URL: "postgres://u:p#ss@db/x" })).toEqual([
+      "DATABASE_URL is not a valid URL: percent-encode any @, #, / or space in its user name or password",
+    ]);
+    expect(problemsOf({ LLM_BASE_URL: "http://llm.internal:80800/v1" })).toEqual([
+      "LLM_BASE_URL has port 80800: a port must be from 1 to 65535 (got 'http://llm.internal:80800/v1')",
+    ]);
+    expect(problemsOf({ REDIS_URL: "redis://cache.internal:6379/0", LLM_BASE_URL: "http://[::1]:8000/v1" })).toEqual(
+      [],
+    );
+  });
+
   it("names what each blob store needs", () => {
     expect(problemsOf({ BLOB_STORE: "s3", S3_ENDPOINT: "minio:9000", S3_FORCE_PATH_STYLE: "yes" })).toEqual([
       "S3_BUCKET must be set when BLOB_STORE=s3 (the bucket's name)",

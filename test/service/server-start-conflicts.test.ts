@@ -4,7 +4,7 @@
  * when a container restarts node as PID 1) does not block the start.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,6 +65,8 @@ describe("server start", () => {
           expect.stringMatching(new RegExp(`port ${portOf(busy)} is already in use; set PORT`)),
         ]);
         expect(existsSync(join(dataDir, "server.json"))).toBe(false);
+        // Found before the embedded store's initdb: nothing was written into the data dir.
+        expect(readdirSync(dataDir)).toEqual([]);
       } finally {
         busy.close();
       }

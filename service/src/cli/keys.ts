@@ -149,8 +149,17 @@ async function serverUrlIfUp(url: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * A key's limit as it applies: its own, else the deployment's (RATE_LIMIT_RPM/TPM, as this
+ * environment sets them: the server's when the CLI goes through it on the same machine), else none.
+ */
+function limitText(own: number | null, deployment: number | undefined, unit: string, variable: string): string {
+  if (own !== null) return `${own} ${unit}`;
+  return deployment === undefined ? `unlimited ${unit}` : `${deployment} ${unit} (${variable}, for every key)`;
+}
+
 /** The new key with its secret, once: one JSON object, or text with the MCP configuration for `client`. */
-function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean): void {
+function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean, config: ServiceConfig): void {
   if (json) {
     const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits } = k;
     process.stdout.write(
@@ -162,7 +171,8 @@ function printCreated(k: CreatedKey, project: string, client: McpClient, json: b
     `Created API key ${k.id} ("${k.name}") in project ${project}.\n\n` +
       `  API secret key (shown once, store it now): ${k.secret}\n` +
       `  API base URL: ${k.base_url}\n` +
-      `  Limits per minute: ${k.rate_limits.rpm ?? "default"} requests, ${k.rate_limits.tpm ?? "default"} tokens\n\n` +
+      `  Limits per minute: ${limitText(k.rate_limits.rpm, config.rateLimitRpm, "requests", "RATE_LIMIT_RPM")}, ` +
+      `${limitText(k.rate_limits.tpm, config.rateLimitTpm, "tokens", "RATE_LIMIT_TPM")}\n\n` +
       `  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
   );
 }
@@ -220,7 +230,7 @@ async function main(): Promise<void> {
     switch (command) {
       case "create": {
         if (!values.name?.trim()) fail("create needs --name NAME");
-        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json);
+        printCreated(await ops.create(project, values.name.trim(), keyOptions), project, client, values.json, config);
         break;
       }
       case "list": {

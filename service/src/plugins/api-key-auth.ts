@@ -1,7 +1,7 @@
 /** `Authorization: Bearer <API key>` on every request of a context; 401 `invalid_api_key` otherwise. */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import { invalidApiKey } from "../errors.js";
-import { redact, type ApiKeyPrincipal } from "../domain/api-keys.js";
+import { invalidApiKey, memberTokenNotApiKey, type ApiError } from "../errors.js";
+import { KEY_PREFIX, redact, type ApiKeyPrincipal } from "../domain/api-keys.js";
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -10,9 +10,23 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return m ? m[1] : "";
 }
 
+/** A JSON Web Token's shape (`eyJ…` header, three base64url parts): a member token, not a key. */
+export function isJwtShaped(token: string): boolean {
+  return /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.test(token);
+}
+
+/** How a refused token is named back: a key by its redacted hint, anything else as what it is. */
+export function refusedToken(token: string): ApiError {
+  if (!token) return invalidApiKey("(empty)");
+  if (isJwtShaped(token)) return memberTokenNotApiKey();
+  if (!token.startsWith(KEY_PREFIX))
+    return invalidApiKey(`…${token.slice(-4)}, which does not start with '${KEY_PREFIX}'`);
+  return invalidApiKey(redact(token));
+}
+
 function refuse(reply: FastifyReply, token: string): Error {
   reply.header("WWW-Authenticate", 'Bearer realm="agentport", error="invalid_token"');
-  return invalidApiKey(token ? redact(token) : "(empty)");
+  return refusedToken(token);
 }
 
 // The key and project go into the request's access line (http/access-log.ts), which every other

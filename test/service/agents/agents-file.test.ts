@@ -77,7 +77,7 @@ describe("the agents file", () => {
     expect(problems("{", "a.json")[0]).toMatch(/^not valid JSON/);
     expect(problems("models: []")).toEqual(["expected a top-level 'agents' list (or a list of agents)"]);
     expect(() => loadAgentSpecs("/nonexistent/agents.yaml", undefined)).toThrow(
-      /AGENTS_FILE \/nonexistent\/agents.yaml is invalid:\n {2}- cannot be read: ENOENT/,
+      /AGENTS_FILE \/nonexistent\/agents.yaml is invalid:\n {2}- cannot be read: there is no such file \(ENOENT\)/,
     );
   });
 

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { yamlProblem } from "../../yaml-problem.js";
 import { AgentsFileError, validateAgents, type AgentSpec } from "./agent-spec.js";
 
 export const DEFAULT_AGENT_ID = "chat:latest";
@@ -32,12 +33,20 @@ export function parseAgentsText(text: string, source: string): AgentSpec[] {
   try {
     doc = extname(source).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
+    const json = extname(source).toLowerCase() === ".json";
     throw new AgentsFileError(source, [
-      `not valid ${extname(source).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${(err as Error).message}`,
+      `not valid ${json ? "JSON" : "YAML"}: ${json ? (err as Error).message : yamlProblem(err)}`,
     ]);
   }
   return validateAgents(doc, source);
 }
+
+/** Why a file could not be read, in words (the code follows in parentheses). */
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "there is no such file",
+  EACCES: "this process may not read it",
+  EISDIR: "it is a directory, not a file",
+};
 
 /**
  * The agents the service offers: the file's, plus `chat:latest` if the file lacks it; built-ins
@@ -50,9 +59,9 @@ export function loadAgentSpecs(agentsFile: string | undefined, upstreamModel: st
   try {
     text = readFileSync(agentsFile, "utf8");
   } catch (err) {
-    throw new AgentsFileError(`AGENTS_FILE ${agentsFile}`, [
-      `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    ]);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = READ_ERRORS[code ?? ""] ?? (err as Error).message;
+    throw new AgentsFileError(`AGENTS_FILE ${agentsFile}`, [`cannot be read: ${why}${code ? ` (${code})` : ""}`]);
   }
   const specs = parseAgentsText(text, `AGENTS_FILE ${agentsFile}`);
   if (!specs.some((s) => s.id === DEFAULT_AGENT_ID)) specs.unshift(builtIns[0]);

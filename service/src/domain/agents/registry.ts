@@ -72,6 +72,7 @@ export class ConfiguredAgents implements AgentRegistry {
         modelId: `${opts.prefix}/${spec.id}`,
         kind: spec.kind,
         ...(spec.aliases && { aliases: spec.aliases }),
+        ...(spec.kind === "llm" && spec.embeddings && { embeddings: true as const }),
         description: spec.description ?? defaultDescription(spec),
         created,
       };
@@ -170,8 +171,8 @@ export class ConfiguredAgents implements AgentRegistry {
   }
 }
 
-function info({ id, modelId, aliases, kind, description, created }: Agent): AgentInfo {
-  return { id, modelId, ...(aliases && { aliases }), kind, description, created };
+function info({ id, modelId, aliases, embeddings, kind, description, created }: Agent): AgentInfo {
+  return { id, modelId, ...(aliases && { aliases }), ...(embeddings && { embeddings }), kind, description, created };
 }
 
 function defaultDescription(spec: AgentSpec): string {

@@ -99,6 +99,8 @@ export interface AgentInfo {
   kind: AgentKind;
   /** One line for humans and for MCP tool descriptions. */
   description: string;
+  /** Only embeds (`embeddings: true`): offered to /v1/embeddings, never asked to chat. */
+  embeddings?: true;
   /** Unix seconds. */
   created: number;
 }

@@ -35,7 +35,8 @@ function describe(agent: AgentInfo): string {
 
 export function registerAgentTools(server: McpServer, deps: McpServerDeps, reservedNames: string[]): void {
   const { agents, principal } = deps;
-  const list = agents.list(principal.projectId);
+  // An embeddings agent cannot answer a question: it is not offered as a tool.
+  const list = agents.list(principal.projectId).filter((a) => !a.embeddings);
   const names = agentToolNames(
     list.map((a) => a.id),
     reservedNames,

@@ -3,9 +3,8 @@
  * message, so a revoked key stops at once even inside an open session).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { redact } from "../../domain/api-keys.js";
 import { invalidApiKey } from "../../errors.js";
-import { bearerToken } from "../../plugins/api-key-auth.js";
+import { bearerToken, refusedToken } from "../../plugins/api-key-auth.js";
 import { originAllowed } from "../../mcp/origin.js";
 import { RPC, rpcApiError, rpcError } from "./rpc-error.js";
 
@@ -29,5 +28,5 @@ export async function requireMcpKey(request: FastifyRequest, reply: FastifyReply
     "WWW-Authenticate",
     token === undefined ? 'Bearer realm="agentport"' : 'Bearer realm="agentport", error="invalid_token"',
   );
-  return rpcApiError(reply, invalidApiKey(token === undefined ? undefined : token ? redact(token) : "(empty)"));
+  return rpcApiError(reply, token === undefined ? invalidApiKey() : refusedToken(token));
 }

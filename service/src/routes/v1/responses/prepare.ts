@@ -3,7 +3,8 @@
  * the input items, the chat request the agent is asked, and the response's head. Every refusal
  * here is a 4xx in the OpenAI envelope, before anything is reserved.
  */
-import { invalidParam, modelNotFound, previousResponseNotFound } from "../../../errors.js";
+import { invalidParam, previousResponseNotFound } from "../../../errors.js";
+import { chatAgent } from "../../../domain/agents/chat-agent.js";
 import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
 import { RESPONSE_ID } from "../../../domain/responses/ids.js";
 import { inputItems } from "../../../domain/responses/input-items.js";
@@ -71,8 +72,7 @@ export async function prepareRun(
   projectId: string,
   body: ResponsesBody,
 ): Promise<PreparedRun> {
-  const agent = agents.resolve(projectId, body.model);
-  if (!agent) throw modelNotFound(body.model);
+  const agent = chatAgent(agents, projectId, body.model);
   const items = inputItems(body.input);
   const before = body.previous_response_id ? await history(store, projectId, body.previous_response_id) : [];
   const forward = agent.forwardResponses !== undefined;

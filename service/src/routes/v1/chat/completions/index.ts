@@ -1,7 +1,7 @@
 /** POST /v1/chat/completions: the `model` selects the agent; `stream` selects JSON or SSE. */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { modelNotFound } from "../../../../errors.js";
+import { chatAgent } from "../../../../domain/agents/chat-agent.js";
 import { toChatRequest } from "./chat-request.js";
 import { jsonCompletion } from "./json.js";
 import { ChatBody, ChatCompletion } from "./schema.js";
@@ -27,8 +27,7 @@ export default async function chatCompletionsRoutes(instance: FastifyInstance) {
       let agent, chat;
       try {
         if (request.validationError) throw request.validationError;
-        agent = app.agents.resolve(request.auth.projectId, body.model);
-        if (!agent) throw modelNotFound(body.model);
+        agent = chatAgent(app.agents, request.auth.projectId, body.model);
         chat = toChatRequest(body, agent.kind);
       } catch (err) {
         await app.keyLimits.countRequest(request, reply);
