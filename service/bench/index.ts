@@ -12,6 +12,7 @@ const SECTIONS = [
   "revocation",
   "hostile",
   "tracing",
+  "capacity",
 ] as const;
 
 const onlyAt = process.argv.indexOf("--only");
