@@ -35,7 +35,9 @@ export async function run(): Promise<void> {
     return;
   }
   buildArtifact();
-  console.log(`  sizes: ${quick ? "a tenth of the issue's (--quick)" : "the issue's"}; ${SAMPLES} sequential requests a point`);
+  console.log(
+    `  sizes: ${quick ? "a tenth of the issue's (--quick)" : "the issue's"}; ${SAMPLES} sequential requests a point`,
+  );
   const verdicts: string[] = [];
   for (const [name, dimension] of Object.entries(DIMENSIONS)) {
     if (only && name !== only) continue;

@@ -73,10 +73,23 @@ export function printCurve(title: string, unit: string, points: Point[], memNote
   for (const line of table([unit, "p50 ms", "p99 ms", "CPU µs/req", "memory MB"], rows).split("\n"))
     console.log(`    ${line}`);
   const xs = points.map((p) => p.size);
-  const e50 = growthExponent(xs, points.map((p) => p.p50));
-  const e99 = growthExponent(xs, points.map((p) => p.p99));
-  const eCpu = growthExponent(xs, points.map((p) => p.cpuUs));
-  const memSlope = linearSlope(xs, points.map((p) => p.memMb)) * 1024;
+  const e50 = growthExponent(
+    xs,
+    points.map((p) => p.p50),
+  );
+  const e99 = growthExponent(
+    xs,
+    points.map((p) => p.p99),
+  );
+  const eCpu = growthExponent(
+    xs,
+    points.map((p) => p.cpuUs),
+  );
+  const memSlope =
+    linearSlope(
+      xs,
+      points.map((p) => p.memMb),
+    ) * 1024;
   const flat = e50 <= FLAT && e99 <= FLAT;
   console.log(
     `    growth exponent: p50 ${fixed(e50, 2)}, p99 ${fixed(e99, 2)}, CPU ${fixed(eCpu, 2)} (goal ≤ ${FLAT}) ${flat ? "ok" : "MISSED"}; memory ${fixed(memSlope, 3)} KB per ${unit.replace(/s$/, "")} (${memNote})`,

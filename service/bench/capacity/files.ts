@@ -59,7 +59,9 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
         await measurePoint(s, size, Math.ceil(samples / 4), (i) => ask(`What about topic${Math.abs(i) % 100}?`)),
       );
       const mb = await relationMb(s.sql, "file_chunks");
-      console.log(`    (${size} files: ${(size / 100).toFixed(0)} match a 1% question; file_chunks ${mb.toFixed(1)} MB)`);
+      console.log(
+        `    (${size} files: ${(size / 100).toFixed(0)} match a 1% question; file_chunks ${mb.toFixed(1)} MB)`,
+      );
     }
   } finally {
     await mcp.close().catch(() => {});
@@ -68,6 +70,11 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   }
   const a = printCurve("files agent, a question matching one file", "files", curves.agent, "the service's RSS");
   const b = printCurve("MCP search_files, matching one file", "files", curves.mcp, "the service's RSS");
-  printCurve("files agent, a question matching 1% of the files (ranks them all)", "files", curves.agentCommon, "the service's RSS");
+  printCurve(
+    "files agent, a question matching 1% of the files (ranks them all)",
+    "files",
+    curves.agentCommon,
+    "the service's RSS",
+  );
   return a && b;
 }

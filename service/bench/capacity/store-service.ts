@@ -27,6 +27,8 @@ export interface StoreService {
   service: RunningService;
   /** A client on the service's database, for filling tables and reading sizes. */
   sql: pg.Client;
+  /** The throwaway database's connection string. */
+  databaseUrl: string;
   /** An API key of the default project. */
   key: string;
   /** A member token (owner) of the default project. */
@@ -60,6 +62,7 @@ export async function startOnScratchDatabase(agents: object[]): Promise<StoreSer
   return {
     service,
     sql,
+    databaseUrl: db.url,
     key,
     memberToken: () =>
       signMemberToken({ userId: "bench", projectId: "default", role: "owner" }, JWT_SECRET, "HS512", 3600),
@@ -86,16 +89,16 @@ export async function relationMb(sql: pg.Client, table: string): Promise<number>
   return Number(rows[0].b) / 2 ** 20;
 }
 
-
 /** `count` sequential calls of `fn` at one size: latency quantiles, CPU per call, the service's RSS after. */
 export async function measurePoint(
   s: StoreService,
   size: number,
   count: number,
   fn: (i: number) => Promise<unknown>,
+  warmup = WARMUP,
 ): Promise<Point> {
   const cpuBefore = await s.cpuMicros();
-  const sorted = await timeEach(count, async (i) => void (await fn(i)), WARMUP);
+  const sorted = await timeEach(count, async (i) => void (await fn(i)), warmup);
   const cpu = (await s.cpuMicros()) - cpuBefore;
   return { size, ...quantiles(sorted), cpuUs: cpu / count, memMb: s.rssMb() };
 }
