@@ -6,11 +6,14 @@
  * server, as TEST_DATABASE_URL names it for the tests), filled by generate_series in the server.
  *
  * `npm run bench -- --only capacity` runs the issue's sizes; add `--quick` for a tenth of each
- * (a smoke run), `--dim keys` (streams, keys, files, usage, responses) for one dimension.
+ * (a smoke run), `--dim keys` (streams, keys, files, usage, responses, sizing) for one dimension. Sizing
+ * (what one pod with the stack's default requests sustains) uses the streams dimension's figures
+ * when both run in one invocation: `--dim streams,sizing`.
  */
 import * as files from "./capacity/files.js";
 import * as keys from "./capacity/keys.js";
 import * as responses from "./capacity/responses.js";
+import * as sizing from "./capacity/sizing.js";
 import * as streams from "./capacity/streams.js";
 import * as usage from "./capacity/usage.js";
 import { buildArtifact } from "./lib/service-process.js";
@@ -25,12 +28,14 @@ const DIMENSIONS = {
   files: () => files.run(scale([1_000, 10_000, 50_000]), SAMPLES),
   usage: () => usage.run(scale([10_000, 1_000_000, 10_000_000]), SAMPLES),
   responses: () => responses.run(scale([10_000, 100_000, 1_000_000]), SAMPLES),
+  sizing: () => sizing.run(),
 } as const;
 
 export async function run(): Promise<void> {
   const dimAt = process.argv.indexOf("--dim");
   const only = dimAt >= 0 ? process.argv[dimAt + 1] : undefined;
-  if (only !== undefined && !(only in DIMENSIONS)) {
+  const chosen = only?.split(",");
+  if (chosen?.some((d) => !(d in DIMENSIONS))) {
     console.log(`  --dim takes one of: ${Object.keys(DIMENSIONS).join(", ")}`);
     return;
   }
@@ -40,7 +45,7 @@ export async function run(): Promise<void> {
   );
   const verdicts: string[] = [];
   for (const [name, dimension] of Object.entries(DIMENSIONS)) {
-    if (only && name !== only) continue;
+    if (chosen && !chosen.includes(name)) continue;
     console.log(`\n  [${name}]`);
     const started = Date.now();
     const flat = await dimension();

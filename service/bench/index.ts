@@ -13,6 +13,7 @@ const SECTIONS = [
   "hostile",
   "tracing",
   "capacity",
+  "memory",
 ] as const;
 
 const onlyAt = process.argv.indexOf("--only");

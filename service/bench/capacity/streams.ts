@@ -1,17 +1,20 @@
 /**
  * Capacity dimension "concurrent streams": 100 → 1,000 → 5,000 slow chat streams open at once on
- * the production build (embedded store, or BENCH_DATABASE_URL's server), read to their end by a
+ * the production build (its store on a throwaway database of the local PostgreSQL server, as
+ * deployments run), read to their end by a
  * client in its own process. While they are open: the time to first token of a probe stream
  * (sequential probes, p50/p99) against the same probes on the idle service just before, the
  * service's RSS (median of samples) and, over the whole wave, its CPU per stream.
  */
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
+import { createTestDatabase } from "../../../test/helpers/store.js";
 import { startChild } from "../lib/children.js";
 import { benchEnv, createKey, processCpuMicros, rssMb, startWarm, stopService } from "../lib/service-process.js";
 import { percentile, ttft, type Target } from "../lib/ttft.js";
 import { fixed } from "../../src/cli/table.js";
-import { printCurve, type Point } from "./curve.js";
+import { linearSlope, printCurve, type Point } from "./curve.js";
+import { streamFindings } from "./sizing.js";
 
 const TOKENS = 40;
 const INTERVAL_MS = 500; // 40 tokens at 500 ms: each stream lasts ~20 s, long enough for the probes
@@ -27,7 +30,8 @@ export async function run(sizes: number[]): Promise<boolean> {
     console.log(`    open-file limit ${fdLimit} is below the ${most + 200} this needs (ulimit -n ${most * 2}) MISSED`);
     return false;
   }
-  const env = benchEnv("built", "http://127.0.0.1:9/v1");
+  const db = await createTestDatabase();
+  const env = benchEnv("built", "http://127.0.0.1:9/v1", db.url);
   writeFileSync(
     env.AGENTS_FILE,
     JSON.stringify({
@@ -88,7 +92,21 @@ export async function run(sizes: number[]): Promise<boolean> {
   } finally {
     await stopService(service);
     rmSync(env.DATA_DIR, { recursive: true, force: true });
+    await db.drop();
   }
+  // For the sizing: memory per stream fitted over the sizes, the idle RSS that line starts from, CPU per stream at the largest.
+  const xs = points.map((p) => p.size);
+  const kb =
+    linearSlope(
+      xs,
+      points.map((p) => p.memMb),
+    ) * 1024;
+  const mean = (ys: number[]) => ys.reduce((a, b) => a + b, 0) / ys.length;
+  Object.assign(streamFindings, {
+    kbPerStream: kb,
+    idleMb: mean(points.map((p) => p.memMb)) - (kb / 1024) * mean(xs),
+    cpuUsPerStream: points.at(-1)?.cpuUs,
+  });
   const flat = printCurve(
     `concurrent streams of ${TOKENS} tokens every ${INTERVAL_MS} ms: a probe stream's time to first token while they are open`,
     "streams",
