@@ -3,8 +3,9 @@
  * relaying to a fast local upstream, with its store on a PostgreSQL server as deployments run it.
  * - Saturated (20 connections): the service's CPU per request, JSON and SSE; so the requests a
  *   second that the pod's CPU request covers, and covers at the autoscaler's target utilization.
- * - Paced at that target rate: p50/p99 through the service against the same requests sent straight
- *   to the upstream at the same rate — the latency the service adds.
+ * - Paced at that target rate (at most half the saturated rate this machine reached): p50/p99
+ *   through the service against the same requests sent straight to the upstream at the same rate —
+ *   the latency the service adds.
  * - Streams: open streams the pod's memory request holds, from the streams dimension's memory per
  *   open stream and idle RSS (when it ran in the same invocation).
  * The defaults are read from the stack schema (infra/stack/schema-deploy.ts), not copied.
@@ -66,7 +67,9 @@ export async function run(): Promise<boolean> {
       const saturated = await through({ connections: 20 });
       const cpuUs = (processCpuMicros(pid) - before) / saturated.requests;
       const perPod = (cpuRequest * 1e6) / cpuUs;
-      const rate = Math.max(1, Math.round(perPod * target));
+      // Paced at the pod's target rate, but no faster than half what this machine served saturated: beyond, the
+      // figure would be this machine's queue, not what the service adds.
+      const rate = Math.max(1, Math.round(Math.min(perPod * target, saturated.rps / 2)));
       const paced = await through({ connections: 20, rate });
       const direct = await load({
         url: `${upstream.info.url}/chat/completions`,
