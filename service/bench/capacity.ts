@@ -24,9 +24,9 @@ const SAMPLES = Number(process.env.BENCH_CAPACITY_SAMPLES ?? (quick ? 60 : 200))
 
 const DIMENSIONS = {
   streams: () => streams.run(scale([100, 1_000, 5_000])),
+  usage: () => usage.run(scale([10_000, 1_000_000, 10_000_000]), SAMPLES),
   keys: () => keys.run(scale([1_000, 100_000, 1_000_000]), SAMPLES),
   files: () => files.run(scale([1_000, 10_000, 50_000]), SAMPLES),
-  usage: () => usage.run(scale([10_000, 1_000_000, 10_000_000]), SAMPLES),
   responses: () => responses.run(scale([10_000, 100_000, 1_000_000]), SAMPLES),
   sizing: () => sizing.run(),
 } as const;
