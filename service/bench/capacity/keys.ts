@@ -35,7 +35,9 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
       cold.push(await measurePoint(s, size, samples, () => caller.call("/v1/models", coldKey())));
       const recent = Array.from({ length: 50 }, (_, i) => secretOf(1 + ((i * step) % size)));
       for (const k of recent) await caller.call("/v1/models", k);
-      warm.push(await measurePoint(s, size, samples, (i) => caller.call("/v1/models", recent[Math.abs(i) % recent.length])));
+      warm.push(
+        await measurePoint(s, size, samples, (i) => caller.call("/v1/models", recent[Math.abs(i) % recent.length])),
+      );
       console.log(
         `    (${size} keys: api_keys ${(await relationMb(s.sql, "api_keys")).toFixed(1)} MB with its indexes)`,
       );
