@@ -17,6 +17,8 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   const curves = { total: [] as Point[], byModel: [] as Point[] };
   const now = Math.floor(Date.now() / 1000);
   const start = now - 30 * 86_400;
+  // One anchor for every insert: rows of one group written by two statements must not meet on a minute.
+  const anchor = new Date((now - (now % 60)) * 1000).toISOString();
   let stored = 0;
   try {
     for (const size of sizes) {
@@ -24,9 +26,9 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
       await s.sql.query(
         `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
          SELECT 'default', 'key_' || (i / ${MINUTES}), 'model-' || (i / ${MINUTES}) % 3,
-                date_trunc('minute', now()) - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30
+                $3::timestamptz - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30
            FROM generate_series($1::int, $2::int - 1) AS i`,
-        [stored, size],
+        [stored, size, anchor],
       );
       stored = size;
       await s.sql.query("ANALYZE usage_minutes");
