@@ -12,6 +12,8 @@ const SECTIONS = [
   "revocation",
   "hostile",
   "tracing",
+  "capacity",
+  "memory",
 ] as const;
 
 const onlyAt = process.argv.indexOf("--only");

@@ -8,6 +8,8 @@ export interface LoadOptions {
   body?: string;
   seconds: number;
   connections: number;
+  /** Requests per second over all connections (autocannon's overallRate); unset: as fast as they answer. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -29,6 +31,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     duration: opts.seconds,
     connections: opts.connections,
     pipelining: 1,
+    ...(opts.rate !== undefined && { overallRate: opts.rate }),
     // Long enough for any stream here; autocannon's timeout is not reset by body chunks.
     timeout: 30,
   });

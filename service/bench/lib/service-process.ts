@@ -12,11 +12,23 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { bundleOptions } from "../../../scripts/bundle-options.mjs";
 
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+/** `npm start`'s node arguments, read from package.json's script (`node <args>`), so the bench runs what it runs. */
+export function npmStartArgs(): string[] {
+  const script = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } })
+    .scripts.start;
+  const [command, ...args] = script.trim().split(/\s+/);
+  if (command !== "node")
+    throw new Error(`npm start runs '${command}', not node: the bench cannot run it the same way`);
+  return args;
+}
+
 export const ENTRIES = {
   built: { cwd: "dist", args: ["server.js"], keys: ["keys.js"] },
   tsx: {
     cwd: ".",
-    args: ["--import", "tsx", "service/src/server.ts"],
+    args: npmStartArgs(),
     keys: ["--import", "tsx", "service/src/cli/keys.ts"],
   },
 } as const;
@@ -32,8 +44,6 @@ export interface RunningService {
 export function buildArtifact(): void {
   execFileSync("npm", ["run", "-s", "build"], { stdio: "ignore" });
 }
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 /**
  * Bundles a bench module that runs the service's code (relay-ceiling.ts) as `npm run build` bundles

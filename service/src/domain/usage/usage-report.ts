@@ -73,6 +73,32 @@ interface Row {
   output_tokens: string | number;
 }
 
+/** The roll-ups (migration 010) from the coarsest, each with its time column and width in seconds. */
+const TIERS = [
+  { table: "usage_days", column: "day", seconds: 86_400 },
+  { table: "usage_hours", column: "hour", seconds: 3_600 },
+  { table: "usage_minutes", column: "minute", seconds: 60 },
+] as const;
+
+/**
+ * Where the rows of [first, until) are read: whole days from the daily sums, then whole hours
+ * from the hourly ones, then the minutes left. A bucket never splits a coarser row, since `first`
+ * is aligned to the bucket width and only tiers no wider than it are used; the last tier takes
+ * every minute that starts before `until`, as the minute rows alone did.
+ */
+export function sources(first: number, until: number, width: number) {
+  const tiers = TIERS.filter((t) => t.seconds <= width);
+  const out: { table: string; column: string; from: number; to: number }[] = [];
+  let from = first;
+  tiers.forEach((tier, i) => {
+    const last = i === tiers.length - 1;
+    const to = last ? until : Math.max(from, until - (until % tier.seconds));
+    if (to > from) out.push({ table: tier.table, column: tier.column, from, to });
+    from = to;
+  });
+  return out;
+}
+
 export async function usageReport(db: Queryable, q: UsageQuery): Promise<UsagePage> {
   const width = BUCKET_WIDTHS[q.width];
   const first = q.startTime - (q.startTime % width);
@@ -80,27 +106,29 @@ export async function usageReport(db: Queryable, q: UsageQuery): Promise<UsagePa
   const count = Math.min(all, q.limit);
   const until = Math.min(q.endTime, first + count * width);
 
-  const params: unknown[] = [
-    q.projectId,
-    new Date(first * 1000).toISOString(),
-    new Date(until * 1000).toISOString(),
-    `${width} seconds`,
-  ];
+  const params: unknown[] = [q.projectId, `${width} seconds`];
   const filters: string[] = [];
   if (q.apiKeyIds?.length) filters.push(`AND api_key_id = ANY($${params.push(q.apiKeyIds)}::text[])`);
   if (q.models?.length) filters.push(`AND model = ANY($${params.push(q.models)}::text[])`);
+  const parts = sources(first, until, width).map(({ table, column, from, to }) => {
+    const range = `$${params.push(new Date(from * 1000).toISOString())}::timestamptz`;
+    const end = `$${params.push(new Date(to * 1000).toISOString())}::timestamptz`;
+    return `SELECT ${column} AS t, project_id, api_key_id, model, requests, input_tokens, output_tokens FROM ${table}
+             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end} ${filters.join(" ")}`;
+  });
   const groups = q.groupBy.map((g) => `, ${g}`).join("");
   const nulls = GROUP_BY.filter((g) => !q.groupBy.includes(g))
     .map((g) => `, NULL::text AS ${g}`)
     .join("");
-  const { rows } = await db.query<Row>(
-    `SELECT date_bin($4::interval, minute, TIMESTAMPTZ 'epoch') AS bucket${groups}${nulls},
-            sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
-       FROM usage_minutes
-      WHERE project_id = $1 AND minute >= $2::timestamptz AND minute < $3::timestamptz ${filters.join(" ")}
-      GROUP BY 1${groups} ORDER BY 1${groups}`,
-    params,
-  );
+  const { rows } = parts.length
+    ? await db.query<Row>(
+        `SELECT date_bin($2::interval, t, TIMESTAMPTZ 'epoch') AS bucket${groups}${nulls},
+                sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
+           FROM (${parts.join(" UNION ALL ")}) AS u
+          GROUP BY 1${groups} ORDER BY 1${groups}`,
+        params,
+      )
+    : { rows: [] as Row[] };
 
   const buckets: UsagePage["data"] = [];
   const byStart = new Map<number, UsageResult[]>();

@@ -1,0 +1,52 @@
+/**
+ * Capacity dimension "API keys in the store": 1k → 100k → 1M keys of one project, written by
+ * generate_series in the server (secrets derived from the row number, so the bench knows them).
+ * GET /v1/models timed with a key this replica has never seen (the key check asks the store:
+ * cold cache) and with keys it has just verified (warm cache: no query).
+ */
+import { Caller } from "./http.js";
+import { printCurve, type Point } from "./curve.js";
+import { measurePoint, relationMb, startOnScratchDatabase } from "./store-service.js";
+
+/** The secret of generated key `i`: a well-formed one (prefix, ≥ 40 characters). */
+const secretOf = (i: number) => `ap-bench-${String(i).padStart(40, "0")}`;
+const SECRET_SQL = "'ap-bench-' || lpad(i::text, 40, '0')";
+
+export async function run(sizes: number[], samples: number): Promise<boolean> {
+  const s = await startOnScratchDatabase([{ id: "synthetic-20", kind: "synthetic", tokens: 20 }]);
+  const caller = new Caller(s.service.url);
+  const cold: Point[] = [];
+  const warm: Point[] = [];
+  let stored = 0;
+  let used = 0;
+  try {
+    for (const size of sizes) {
+      await s.sql.query(
+        `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by)
+         SELECT 'key_bench_' || i, 'default', 'bench ' || i, sha256(convert_to(${SECRET_SQL}, 'UTF8')), 'ap-…' || right(i::text, 4), 'bench'
+           FROM generate_series($1::int, $2::int) AS i`,
+        [stored + 1, size],
+      );
+      stored = size;
+      await s.sql.query("ANALYZE api_keys");
+      // Keys spread over the whole table, each used once: every check is a store lookup.
+      const step = Math.floor(size / (samples * sizes.length + 10));
+      const coldKey = () => secretOf(1 + ((used++ * step) % size));
+      cold.push(await measurePoint(s, size, samples, () => caller.call("/v1/models", coldKey())));
+      const recent = Array.from({ length: 50 }, (_, i) => secretOf(1 + ((i * step) % size)));
+      for (const k of recent) await caller.call("/v1/models", k);
+      warm.push(
+        await measurePoint(s, size, samples, (i) => caller.call("/v1/models", recent[Math.abs(i) % recent.length])),
+      );
+      console.log(
+        `    (${size} keys: api_keys ${(await relationMb(s.sql, "api_keys")).toFixed(1)} MB with its indexes)`,
+      );
+    }
+  } finally {
+    await caller.close();
+    await s.stop();
+  }
+  const a = printCurve("API keys, GET /v1/models with a key not cached (cold)", "keys", cold, "the service's RSS");
+  const b = printCurve("API keys, GET /v1/models with a cached key (warm)", "keys", warm, "the service's RSS");
+  return a && b;
+}

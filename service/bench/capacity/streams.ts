@@ -1,0 +1,119 @@
+/**
+ * Capacity dimension "concurrent streams": 100 → 1,000 → 5,000 slow chat streams open at once on
+ * the production build (its store on a throwaway database of the local PostgreSQL server, as
+ * deployments run), read to their end by a
+ * client in its own process. While they are open: the time to first token of a probe stream
+ * (sequential probes, p50/p99) against the same probes on the idle service just before, the
+ * service's RSS (median of samples) and, over the whole wave, its CPU per stream.
+ */
+import { execFileSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { createTestDatabase } from "../../../test/helpers/store.js";
+import { startChild } from "../lib/children.js";
+import { benchEnv, createKey, processCpuMicros, rssMb, startWarm, stopService } from "../lib/service-process.js";
+import { percentile, ttft, type Target } from "../lib/ttft.js";
+import { fixed } from "../../src/cli/table.js";
+import { linearSlope, printCurve, type Point } from "./curve.js";
+import { streamFindings } from "./sizing.js";
+
+const TOKENS = 40;
+const INTERVAL_MS = 500; // 40 tokens at 500 ms: each stream lasts ~20 s, long enough for the probes
+const PROBES = 40;
+
+type Report = { open?: true; ok?: number; failures?: number; firstError?: string; ms?: number };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+export async function run(sizes: number[]): Promise<boolean> {
+  const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"]).toString());
+  const most = Math.max(...sizes);
+  if (fdLimit < most + 200) {
+    console.log(`    open-file limit ${fdLimit} is below the ${most + 200} this needs (ulimit -n ${most * 2}) MISSED`);
+    return false;
+  }
+  const db = await createTestDatabase();
+  const env = benchEnv("built", "http://127.0.0.1:9/v1", db.url);
+  writeFileSync(
+    env.AGENTS_FILE,
+    JSON.stringify({
+      agents: [
+        { id: "slow", kind: "synthetic", tokens: TOKENS, interval_ms: INTERVAL_MS },
+        { id: "synthetic-20", kind: "synthetic", tokens: 20 },
+      ],
+    }),
+  );
+  const service = await startWarm("built", env);
+  const pid = service.child.pid!;
+  const points: Point[] = [];
+  const added: string[] = [];
+  let failed = 0;
+  try {
+    const key = createKey("built", env);
+    const probe: Target = {
+      url: `${service.url}/v1/chat/completions`,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "agentport/synthetic-20",
+        stream: true,
+        messages: [{ role: "user", content: "Hi" }],
+      }),
+    };
+    await ttft([probe], 10); // connections and code warm
+    for (const size of sizes) {
+      const [idle] = await ttft([probe], PROBES);
+      const idleRss = rssMb(pid);
+      const client = await startChild<{ ready: true }>(new URL("../streams-client.ts", import.meta.url));
+      const reports: Report[] = [];
+      client.process.on("message", (m: Report) => reports.push(m));
+      const cpuBefore = processCpuMicros(pid);
+      client.process.send({ url: service.url, key, model: "agentport/slow", count: size });
+      while (!reports.some((r) => r.open || r.ok !== undefined)) await new Promise((res) => setTimeout(res, 100));
+      const samples = [rssMb(pid)];
+      const [open] = await ttft([probe], PROBES);
+      while (!reports.some((r) => r.ok !== undefined)) {
+        samples.push(rssMb(pid));
+        await new Promise((res) => setTimeout(res, 500));
+      }
+      const cpu = processCpuMicros(pid) - cpuBefore;
+      await client.stop();
+      const done = reports.find((r) => r.ok !== undefined)!;
+      failed += done.failures ?? 0;
+      if (done.failures) console.log(`    ${done.failures} of ${size} streams failed (first: ${done.firstError})`);
+      points.push({
+        size,
+        p50: percentile(open, 50),
+        p99: percentile(open, 99),
+        cpuUs: cpu / size,
+        memMb: median(samples),
+      });
+      added.push(
+        `${size}: ${fixed(percentile(open, 99) - percentile(idle, 99), 2)} ms (idle p99 ${fixed(percentile(idle, 99), 2)}); ${fixed(((median(samples) - idleRss) * 1024) / size, 0)} KB a stream over idle ${fixed(idleRss, 0)} MB`,
+      );
+    }
+  } finally {
+    await stopService(service);
+    rmSync(env.DATA_DIR, { recursive: true, force: true });
+    await db.drop();
+  }
+  // For the sizing: memory per stream fitted over the sizes, the idle RSS that line starts from, CPU per stream at the largest.
+  const xs = points.map((p) => p.size);
+  const kb =
+    linearSlope(
+      xs,
+      points.map((p) => p.memMb),
+    ) * 1024;
+  const mean = (ys: number[]) => ys.reduce((a, b) => a + b, 0) / ys.length;
+  Object.assign(streamFindings, {
+    kbPerStream: kb,
+    idleMb: mean(points.map((p) => p.memMb)) - (kb / 1024) * mean(xs),
+    cpuUsPerStream: points.at(-1)?.cpuUs,
+  });
+  const flat = printCurve(
+    `concurrent streams of ${TOKENS} tokens every ${INTERVAL_MS} ms: a probe stream's time to first token while they are open`,
+    "streams",
+    points,
+    "the service's RSS while they are open; CPU is per stream, all its tokens",
+  );
+  console.log(`    TTFT added at p99, and memory per open stream, by streams open:`);
+  for (const line of added) console.log(`      ${line}`);
+  return flat && failed === 0;
+}

@@ -1,0 +1,58 @@
+/**
+ * Capacity dimension "usage rows": 10k → 1M → 10M minute rows of completions usage, all within the
+ * last 30 days (the densest a month can be: more keys and models a minute, not a longer history),
+ * bulk-inserted by generate_series in the server. Timed: the usage API over those 30 days, in
+ * daily buckets, ungrouped and grouped by model, as an owner's dashboard asks it.
+ */
+import { Caller } from "./http.js";
+import { printCurve, type Point } from "./curve.js";
+import { measurePoint, relationMb, startOnScratchDatabase } from "./store-service.js";
+
+const MINUTES = 30 * 24 * 60;
+
+export async function run(sizes: number[], samples: number): Promise<boolean> {
+  const s = await startOnScratchDatabase([{ id: "synthetic-20", kind: "synthetic", tokens: 20 }]);
+  const caller = new Caller(s.service.url);
+  const token = await s.memberToken();
+  const curves = { total: [] as Point[], byModel: [] as Point[] };
+  const now = Math.floor(Date.now() / 1000);
+  const start = now - 30 * 86_400;
+  // One anchor for every insert: rows of one group written by two statements must not meet on a minute.
+  const anchor = new Date((now - (now % 60)) * 1000).toISOString();
+  let stored = 0;
+  try {
+    for (const size of sizes) {
+      // Row i: minute i mod 30 days back from the current one, group i div 30 days (a key and one of three models).
+      await s.sql.query(
+        `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
+         SELECT 'default', 'key_' || (i / ${MINUTES}), 'model-' || (i / ${MINUTES}) % 3,
+                $3::timestamptz - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30
+           FROM generate_series($1::int, $2::int - 1) AS i`,
+        [stored, size, anchor],
+      );
+      stored = size;
+      await s.sql.query("ANALYZE usage_minutes");
+      const path = (groups: string) =>
+        `/v1/organization/usage/completions?start_time=${start}&bucket_width=1d&limit=31${groups}`;
+      const n = Math.max(10, Math.ceil(samples / 4));
+      curves.total.push(await measurePoint(s, size, n, () => caller.call(path(""), token)));
+      curves.byModel.push(await measurePoint(s, size, n, () => caller.call(path("&group_by=model"), token)));
+      console.log(`    (${size} rows: usage tables ${(await usageMb(s.sql)).toFixed(1)} MB with indexes)`);
+    }
+  } finally {
+    await caller.close();
+    await s.stop();
+  }
+  const a = printCurve("usage API, 30 days in daily buckets", "rows", curves.total, "the service's RSS");
+  const b = printCurve("usage API, 30 days by model", "rows", curves.byModel, "the service's RSS");
+  return a && b;
+}
+
+async function usageMb(sql: Parameters<typeof relationMb>[0]): Promise<number> {
+  const { rows } = await sql.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'usage_%'",
+  );
+  let mb = 0;
+  for (const r of rows) mb += await relationMb(sql, r.name);
+  return mb;
+}
