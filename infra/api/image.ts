@@ -128,6 +128,6 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
     opts,
   );
   // Resolved from the build's output, so the Job waits for the push.
-  const jobRef = pulumi.all([built.ref, target.repository]).apply(([, repository]) => `${repository}:${build.tag}`);
+  const jobRef = pulumi.all([built.ref, target.repository]).apply(([, repo]) => `${repo}:${build.tag}`);
   return { ref: built.ref, jobRef, pull, built };
 }

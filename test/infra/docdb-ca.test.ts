@@ -90,7 +90,7 @@ const podSpecOf = (o: any) => (o.kind === "CronJob" ? o.spec.jobTemplate.spec.te
 
 describe("DocumentDB's CA delivered with the platform release (Helm post-renderer)", () => {
   const r = postRender(RENDERED);
-  const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
+  const objects = parseAllDocuments(r.stdout).map((d): any => d.toJS());
 
   it("exits 0 and mounts the CA read-only in every container of every pod template, keeping what was there", () => {
     expect(r.stderr).toBe("");

@@ -30,12 +30,32 @@ export const DOCDB_CA_POSTRENDERER = "infra/platform/postrender/docdb-ca.mjs";
 
 const VOLUME = "agentport-docdb-ca";
 
-// Rendered manifests are untyped YAML documents of any kind; the walk below checks what it reads.
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call */
-type Obj = Record<string, any>;
+interface Mount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+}
+interface Container {
+  name: string;
+  volumeMounts?: Mount[];
+}
+interface PodSpec {
+  containers?: Container[];
+  initContainers?: Container[];
+  volumes?: Array<{ name: string } & Record<string, unknown>>;
+}
+/** A rendered manifest, as far as a pod template goes. */
+interface Manifest {
+  kind?: string;
+  metadata?: { name?: string };
+  spec?: PodSpec & {
+    template?: { spec?: PodSpec };
+    jobTemplate?: { spec?: { template?: { spec?: PodSpec } } };
+  };
+}
 
 /** The pod spec inside a workload manifest, or undefined for any other kind. */
-function podSpecOf(doc: Obj): Obj | undefined {
+function podSpecOf(doc: Manifest): PodSpec | undefined {
   switch (doc.kind) {
     case "Pod":
       return doc.spec;
@@ -53,12 +73,12 @@ function podSpecOf(doc: Obj): Obj | undefined {
   }
 }
 
-function mountInto(podSpec: Obj, where: string): void {
-  const containers: Obj[] = [...(podSpec.initContainers ?? []), ...(podSpec.containers ?? [])];
-  if ((podSpec.volumes ?? []).some((v: Obj) => v.name === VOLUME))
+function mountInto(podSpec: PodSpec, where: string): void {
+  const containers = [...(podSpec.initContainers ?? []), ...(podSpec.containers ?? [])];
+  if ((podSpec.volumes ?? []).some((v) => v.name === VOLUME))
     throw new Error(`${where} already has a volume named ${VOLUME}`);
   for (const c of containers) {
-    const clash = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === DOCDB_CA_DIR);
+    const clash = (c.volumeMounts ?? []).find((m) => m.mountPath === DOCDB_CA_DIR);
     if (clash) throw new Error(`${where} container ${c.name} already mounts ${clash.name} at ${DOCDB_CA_DIR}`);
     c.volumeMounts = [...(c.volumeMounts ?? []), { name: VOLUME, mountPath: DOCDB_CA_DIR, readOnly: true }];
   }
@@ -71,7 +91,7 @@ export function withDocdbCa(manifests: string, caBundle: string): string {
   const out: string[] = [];
   for (const parsed of parseAllDocuments(manifests)) {
     if ("errors" in parsed && parsed.errors.length) throw new Error(`rendered manifest: ${parsed.errors[0].message}`);
-    const doc = parsed.toJS({ maxAliasCount: -1 }) as Obj | null;
+    const doc = parsed.toJS({ maxAliasCount: -1 }) as Manifest | null;
     if (!doc) continue;
     if (doc.kind === "ConfigMap" && doc.metadata?.name === DOCDB_CA_CONFIGMAP)
       throw new Error(`the chart renders a ConfigMap named ${DOCDB_CA_CONFIGMAP} already`);
