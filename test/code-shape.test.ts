@@ -107,14 +107,14 @@ const files = roots.flatMap(tsFiles);
  * layer and the ones below, never one above. Each entry is a folder or a file under service/src.
  */
 const serviceLayers: string[][] = [
-  ["errors.ts", "byte-size.ts", "version.ts", "validation.ts", "sse", "config.ts"],
+  ["errors.ts", "byte-size.ts", "version.ts", "validation.ts", "url-problem.ts", "yaml-problem.ts", "sse", "config.ts"],
   ["store", "blobs", "metrics"],
   ["telemetry"],
   ["domain"],
   ["http", "mcp"],
   ["plugins"],
   ["routes"],
-  ["app.ts", "server.ts", "cli", "startup-gc.ts", "parent-watch.ts", "server-record.ts"],
+  ["app.ts", "server.ts", "cli", "startup-gc.ts", "parent-watch.ts", "server-record.ts", "port-probe.ts"],
 ];
 
 function serviceLayer(path: string): number {

@@ -9,8 +9,11 @@ import pino from "pino";
 import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
 import { urlProblem } from "./url-problem.js";
-import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
+
+/** How log lines look (http/log-format.ts): `auto` is readable on a terminal and JSON elsewhere. */
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export type BlobStoreConfig =
   | { kind: "local"; dir: string }

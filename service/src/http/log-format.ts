@@ -6,10 +6,8 @@
  * (its stream form pipes through a Transform, which can lose the last lines at exit).
  */
 import sonicBoom from "sonic-boom";
+import type { LogFormat } from "../config.js";
 import { batchedStdout, type LogDestination } from "./log-destination.js";
-
-export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Whether lines are prettified: `pretty`, or `auto` on a terminal. */
 export function prettyLogs(format: LogFormat, isTTY: boolean): boolean {
