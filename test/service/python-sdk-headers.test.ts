@@ -79,11 +79,13 @@ describe(`the headers of the official Python SDK ${PYTHON_SDK_VERSION}`, () => {
     });
   });
 
-  it("chat completions, embeddings, responses create, retrieve, input items and delete", async () => {
+  it("chat and text completions, embeddings, responses create, retrieve, input items and delete", async () => {
     const chat = await python("POST", "/v1/chat/completions", {
       body: { model: "agentport/bot", messages: [{ role: "user", content: "hi" }] },
     });
     expect(chat).toMatchObject({ status: 200, body: { choices: [{ message: { content: "echo: hi" } }] } });
+    const text = await python("POST", "/v1/completions", { body: { model: "agentport/bot", prompt: "hi" } });
+    expect(text).toMatchObject({ status: 200, body: { object: "text_completion", choices: [{ text: "echo: hi" }] } });
     const embedding = await python("POST", "/v1/embeddings", { body: { model: "agentport/embedder", input: "hi" } });
     expect(embedding).toMatchObject({ status: 200, body: { object: "list" } });
     const created = await python("POST", "/v1/responses", { body: { model: "agentport/synth", input: "hi" } });
