@@ -112,7 +112,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false 
 addFormats(ajv);
 // OpenAI's own format for Unix seconds.
 ajv.addFormat("unixtime", { type: "number", validate: (n: number) => Number.isInteger(n) });
-ajv.addSchema(openapi as object, DOC_ID);
+ajv.addSchema(openapi, DOC_ID);
 
 /** A JSON pointer's token: `/` and `~` escaped. */
 const token = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");

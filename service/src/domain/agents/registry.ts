@@ -152,7 +152,8 @@ export class ConfiguredAgents implements AgentRegistry {
   ): NonNullable<Agent["runCompletion"]> {
     const chain = [spec.id, ...(spec.fallbacks ?? [])].filter((id) => specs.get(id)?.completions && upstreams.has(id));
     const callers = chain.map((id) => upstreamCaller(id, specs.get(id)!, upstreams.get(id)!, TEXT_COMPLETIONS));
-    return llmAgent(info, callers, budgetMs, listener).run;
+    const completer = llmAgent(info, callers, budgetMs, listener);
+    return (request, ctx) => completer.run(request, ctx);
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */

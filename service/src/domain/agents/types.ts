@@ -123,7 +123,7 @@ export interface Agent extends AgentInfo {
    * (`llm` agents with `completions: true`), with retries and fallbacks: the same events as `run`,
    * the chunks and answer being text_completion members.
    */
-  runCompletion?(request: ChatRequest, ctx: AgentContext): AsyncIterable<AgentEvent>;
+  runCompletion?: (request: ChatRequest, ctx: AgentContext) => AsyncIterable<AgentEvent>;
 }
 
 /** An upstream's Responses answer, checked to be one: the response object, or its stream's events as parsed. */
