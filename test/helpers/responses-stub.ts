@@ -16,7 +16,7 @@ function lastText(input: unknown): string {
 
 export function answerResponses(body: Record<string, unknown>, res: ServerResponse): void {
   const text = `upstream: ${lastText(body.input)}`;
-  const part = { type: "output_text", text, annotations: [] };
+  const part = { type: "output_text", text, annotations: [], logprobs: [] };
   const item = { type: "message", id: "msg_upstream", status: "completed", role: "assistant", content: [part] };
   const head = {
     id: "resp_upstream",
@@ -32,7 +32,13 @@ export function answerResponses(body: Record<string, unknown>, res: ServerRespon
     ...head,
     status: "completed",
     output: [item],
-    usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 },
+    usage: {
+      input_tokens: 5,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 3,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 8,
+    },
   };
   if (body.model === "responses-garble") {
     res.writeHead(200, { "content-type": "application/json" });
@@ -46,17 +52,18 @@ export function answerResponses(body: Record<string, unknown>, res: ServerRespon
   let seq = 0;
   const send = (type: string, fields: object) =>
     res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
-  const progress = { ...head, status: "in_progress", output: [], usage: null };
+  // No usage until the end: OpenAI's schema has no null for it.
+  const progress = { ...head, status: "in_progress", output: [] };
   send("response.created", { response: progress });
   send("response.in_progress", { response: progress });
   const at = { item_id: item.id, output_index: 0, content_index: 0 };
   send("response.output_item.added", { output_index: 0, item: { ...item, status: "in_progress", content: [] } });
   send("response.content_part.added", { ...at, part: { ...part, text: "" } });
   const [first, rest] = [text.slice(0, 9), text.slice(9)];
-  send("response.output_text.delta", { ...at, delta: first });
-  send("response.output_text.delta", { ...at, delta: rest });
+  send("response.output_text.delta", { ...at, delta: first, logprobs: [] });
+  send("response.output_text.delta", { ...at, delta: rest, logprobs: [] });
   if (body.model === "responses-cut") return void res.end();
-  send("response.output_text.done", { ...at, text });
+  send("response.output_text.done", { ...at, text, logprobs: [] });
   send("response.content_part.done", { ...at, part });
   send("response.output_item.done", { output_index: 0, item });
   send("response.completed", { response: done });

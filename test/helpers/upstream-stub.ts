@@ -12,7 +12,8 @@
  * "once-<code>" answers that status (Retry-After: 1 for 429) the first time it is sent a given
  * last user message, then echoes; "slow-503" waits 600 ms, then answers 503; "agentic" calls the tool
  * as "tools" does until the conversation ends with the tool's result, then echoes "the tool said <result>".
- * `/embeddings` requests are answered by embeddings-stub.ts, `/responses` by responses-stub.ts.
+ * `/embeddings` requests are answered by embeddings-stub.ts, `/responses` by responses-stub.ts, the
+ * legacy `/completions` by completions-stub.ts.
  * It records every request, what it answered, and whether the client aborted it.
  */
 import { once } from "node:events";
@@ -20,6 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { answerEmbeddings } from "./embeddings-stub.js";
 import { answerResponses } from "./responses-stub.js";
+import { answerTextCompletions } from "./completions-stub.js";
 
 export interface StubRequest {
   headers: IncomingMessage["headers"];
@@ -291,6 +293,8 @@ export async function startUpstreamStub(): Promise<UpstreamStub> {
       return answerEmbeddings(record.body, res);
     if (req.url?.endsWith("/responses") && !record.body.model.startsWith("status-"))
       return answerResponses(record.body, res);
+    if (req.url?.endsWith("/completions") && !req.url.endsWith("/chat/completions"))
+      return answerTextCompletions(record.body, res);
     await answer(agentic(record), res);
   });
   server.listen(0, "127.0.0.1");

@@ -23,6 +23,8 @@ export function projectApiKey(k: ApiKeyRecord) {
     /** This key's own limits; null: the deployment's default (RATE_LIMIT_RPM, RATE_LIMIT_TPM). */
     rate_limits: { rpm: k.rateLimitRpm, tpm: k.rateLimitTpm },
     created_by: k.createdBy,
+    /** OpenAI's field: the owner still reaches the project. Members are not tracked here; a listed key works. */
+    owner_project_access: "active" as const,
     owner: { type: "user" as const, user: { id: k.createdBy } },
   };
 }

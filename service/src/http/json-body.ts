@@ -6,6 +6,11 @@
  *
  * Hand-written because JSON.parse has no depth limit and the well-kept parsers that have one are
  * either much slower or a native add-on; this is one linear pass over the text.
+ *
+ * An empty body with a JSON content type is no body, on a route that takes none (a DELETE, a
+ * bodyless POST): OpenAI's official Python SDK sends `Content-Type: application/json` on every
+ * request that is not a GET, body or not (openai-python `_base_client.py`, `default_headers` and
+ * `_build_request`), and OpenAI accepts it. A route that needs a body still says it is empty.
  */
 import type { FastifyInstance } from "fastify";
 import { invalidJson } from "../errors.js";
@@ -36,6 +41,7 @@ export function useDepthCheckedJson(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "" && request.routeOptions.schema?.body === undefined) return done(null, undefined);
     if (jsonDepthExceeds(body as string, MAX_DEPTH))
       return done(invalidJson(`nesting deeper than ${MAX_DEPTH} levels`), undefined);
     // Fastify's default JSON parser is its callback form (the type is a union with the async one).

@@ -11,7 +11,6 @@ const asObject = (id: string, created: number, model: string, a: OwnAnswer) => (
   object: "chat.completion",
   created,
   model,
-  system_fingerprint: null,
   choices: [
     {
       index: 0,

@@ -56,6 +56,11 @@ const llm = z.strictObject({
   embeddings: z.boolean().optional(),
   /** The upstream serves OpenAI's Responses API: /v1/responses forwards to its own `/responses` instead of translating to chat. */
   responses: z.boolean().optional(),
+  /**
+   * The upstream serves OpenAI's legacy text completions (vLLM, LiteLLM, llama.cpp do): /v1/completions
+   * is relayed to its own `/completions` as sent, instead of translated to chat.
+   */
+  completions: z.boolean().optional(),
 });
 const files = z.strictObject({
   ...common,

@@ -57,6 +57,20 @@ export interface UpstreamEndpoint {
 
 export const CHAT_COMPLETIONS: UpstreamEndpoint = { path: "/chat/completions", body: upstreamBody };
 
+/**
+ * The legacy text completions of an upstream that has them: the client's body as sent, with the
+ * agent's upstream model, and the usage always asked for on a stream. No system prompt: a prompt
+ * is raw text, with no place for one.
+ */
+function textCompletionBody(spec: LlmSpec, request: ChatRequest, stream: boolean): string {
+  const body: Record<string, unknown> = { ...request.fields, model: spec.model, stream };
+  if (stream)
+    body.stream_options = { ...(request.fields?.stream_options as object | null | undefined), include_usage: true };
+  return JSON.stringify(body);
+}
+
+export const TEXT_COMPLETIONS: UpstreamEndpoint = { path: "/completions", body: textCompletionBody };
+
 /** One llm agent's upstream, as its own agent and the agents falling back to it call it. */
 export function upstreamCaller(
   agentId: string,
@@ -223,7 +237,7 @@ async function* fromJson(
   }
   let content = "";
   for (const choice of json.choices!)
-    content += typeof choice.message?.content === "string" ? choice.message.content : "";
+    content += typeof choice.message?.content === "string" ? choice.message.content : (choice.text ?? "");
   yield { type: "completion", members: members!, text: content };
   yield await usageEvent(json.usage, request, content);
 }

@@ -96,6 +96,7 @@ class StreamState {
       }
       for (const choice of chunk.choices ?? []) {
         if (typeof choice.delta?.content === "string") text += choice.delta.content;
+        else if (typeof choice.text === "string") text += choice.text; // a text completion's chunk
         if (choice.finish_reason) this.finished = true;
       }
       chunks.push(members);

@@ -7,7 +7,7 @@ import { AgentsFileError, type AgentSpec, type LlmSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
 import { fallbackProblems } from "./fallbacks.js";
-import { llmAgent, upstreamCaller, type Upstream } from "./llm-agent.js";
+import { llmAgent, TEXT_COMPLETIONS, upstreamCaller, type Upstream } from "./llm-agent.js";
 import { embeddingsCall } from "./llm-embeddings.js";
 import { RESPONSES_ENDPOINT, responsesForwarder } from "./llm-responses.js";
 import { syntheticAgent } from "./synthetic-agent.js";
@@ -87,6 +87,8 @@ export class ConfiguredAgents implements AgentRegistry {
         if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
         if (spec.responses)
           agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
+        if (spec.completions)
+          agent.runCompletion = this.textCompleter(info, spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
@@ -138,6 +140,21 @@ export class ConfiguredAgents implements AgentRegistry {
       budgetMs,
       listener,
     );
+  }
+
+  /** An agent's text completions: its own upstream's `/completions`, then those of its fallbacks that have it too. */
+  private textCompleter(
+    info: AgentInfo,
+    spec: LlmSpec,
+    specs: Map<string, LlmSpec>,
+    upstreams: Map<string, Upstream>,
+    budgetMs: number,
+    listener: RetryListener = QUIET_RETRIES,
+  ): NonNullable<Agent["runCompletion"]> {
+    const chain = [spec.id, ...(spec.fallbacks ?? [])].filter((id) => specs.get(id)?.completions && upstreams.has(id));
+    const callers = chain.map((id) => upstreamCaller(id, specs.get(id)!, upstreams.get(id)!, TEXT_COMPLETIONS));
+    const completer = llmAgent(info, callers, budgetMs, listener);
+    return (request, ctx) => completer.run(request, ctx);
   }
 
   /** Aliases are checked unique among themselves by the agents file; here, against the model ids too. */

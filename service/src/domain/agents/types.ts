@@ -120,6 +120,12 @@ export interface Agent extends AgentInfo {
    * upstream's own `/responses` (`llm` agents with `responses: true`), with retries and fallbacks.
    */
   forwardResponses?(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<ForwardedResponse>;
+  /**
+   * Runs a legacy text completion (its body in `fields`) on the upstream's own `/completions`
+   * (`llm` agents with `completions: true`), with retries and fallbacks: the same events as `run`,
+   * the chunks and answer being text_completion members.
+   */
+  runCompletion?: (request: ChatRequest, ctx: AgentContext) => AsyncIterable<AgentEvent>;
 }
 
 /** An upstream's Responses answer, checked to be one: the response object, or its stream's events as parsed. */

@@ -15,6 +15,8 @@ export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 export interface UpstreamChoice {
   delta?: { content?: string | null; tool_calls?: unknown[] };
   message?: { content?: string | null; tool_calls?: unknown[] };
+  /** A legacy text completion's choice (relayed `/completions`). */
+  text?: string;
   finish_reason?: FinishReason | null;
 }
 export interface UpstreamChunk {

@@ -44,8 +44,7 @@ export function newResponse(body: EchoedFields): ResponseObject {
     tools: body.tools ?? [],
     top_p: body.top_p ?? 1,
     truncation: "disabled",
-    usage: null,
-    user: body.user ?? null,
+    ...(body.user !== undefined && { user: body.user }),
     metadata: body.metadata ?? {},
   };
 }
@@ -96,7 +95,7 @@ export function outputItems(answer: ChatAnswer): OutputItem[] {
 export function responseUsage(usage: { prompt_tokens: number; completion_tokens: number }): ResponseUsage {
   return {
     input_tokens: usage.prompt_tokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     output_tokens: usage.completion_tokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: usage.prompt_tokens + usage.completion_tokens,

@@ -56,7 +56,7 @@ export type OutputItem =
 
 export interface ResponseUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -86,8 +86,10 @@ export interface ResponseObject {
   tools: Array<Record<string, unknown>>;
   top_p: number | null;
   truncation: "disabled";
-  usage: ResponseUsage | null;
-  user: string | null;
+  /** Absent until the answer is complete (OpenAI's schema has no null for it). */
+  usage?: ResponseUsage;
+  /** The request's `user`, absent when it sent none (OpenAI's schema: a string or nothing). */
+  user?: string;
   metadata: Record<string, string>;
   [extra: string]: unknown;
 }

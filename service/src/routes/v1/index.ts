@@ -6,6 +6,7 @@ import { bearerToken, isJwtShaped, requireApiKey } from "../../plugins/api-key-a
 import { requireMember } from "../../plugins/member-auth.js";
 import modelsRoutes from "./models/index.js";
 import chatCompletionsRoutes from "./chat/completions/index.js";
+import completionsRoutes from "./completions/index.js";
 import filesRoutes from "./files/index.js";
 import embeddingsRoutes from "./embeddings/index.js";
 import responsesRoutes from "./responses/index.js";
@@ -33,6 +34,7 @@ export default async function v1Routes(app: FastifyInstance) {
   // Route modules register here, one line each (models, chat completions, files).
   await app.register(modelsRoutes);
   await app.register(chatCompletionsRoutes);
+  await app.register(completionsRoutes);
   await app.register(filesRoutes);
   await app.register(embeddingsRoutes);
   await app.register(responsesRoutes);

@@ -31,6 +31,7 @@ const ApiKey = Type.Object({
   expires_at: nullableInt,
   rate_limits: Type.Object({ rpm: nullableInt, tpm: nullableInt }),
   created_by: Type.String(),
+  owner_project_access: Type.Literal("active"),
   owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
 });
 const ApiKeyList = Type.Object({

@@ -137,7 +137,7 @@ const answerHead = <T extends "chat.completion" | "chat.completion.chunk">(objec
   created: Type.Integer(),
   /** The model id the request named. */
   model: Type.String(),
-  /** An `llm` agent's upstream's, as it sent it; null for offline agents. */
+  /** An `llm` agent's upstream's, as it sent it; absent for offline agents (OpenAI's schema: a string or nothing). */
   system_fingerprint: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
