@@ -30,6 +30,18 @@ export interface ApiImage {
   pull?: { server: string; username: string; password: pulumi.Output<string> };
 }
 
+/** The repository's lifecycle: the last 50 images are kept, older ones expire. */
+const KEEP_LAST_50_IMAGES = JSON.stringify({
+  rules: [
+    {
+      rulePriority: 1,
+      description: "keep the last 50 images",
+      selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 50 },
+      action: { type: "expire" },
+    },
+  ],
+});
+
 export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResourceOptions = {}): ApiImage {
   const { image, build, registry } = spec.api;
   // A build pushes with the registry's credentials; the pods pull with pull-only ones.
@@ -86,16 +98,7 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
       {
         repository: repo.name,
         region: aws.region,
-        policy: JSON.stringify({
-          rules: [
-            {
-              rulePriority: 1,
-              description: "keep the last 50 images",
-              selection: { tagStatus: "any", countType: "imageCountMoreThan", countNumber: 50 },
-              action: { type: "expire" },
-            },
-          ],
-        }),
+        policy: KEEP_LAST_50_IMAGES,
       },
       opts,
     );

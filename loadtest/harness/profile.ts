@@ -6,7 +6,7 @@
  * to the throughput rate. What each point made of the target, judged against the stack's SLO,
  * gives the knee and the highest rate that met every SLO (knee.ts).
  */
-import type { PointKind, SweepPoint } from "./recorder.js";
+import type { Capacity, PointKind, SweepPoint } from "./recorder.js";
 import { findKnee, maxSloRate, type CurvePoint } from "./knee.js";
 
 export const PROFILES = ["sweep", "synchronous", "throughput", "constant", "poisson"] as const;
@@ -38,16 +38,6 @@ export function ratesBetween(low: number, high: number, count: number): number[]
   if (!(high > low) || count < 1) return [];
   const step = (high - low) / count;
   return Array.from({ length: count }, (_, i) => Math.round((low + step * (i + 1)) * 100) / 100);
-}
-
-/** What the sweep found: the knee and the highest rate that met every SLO. */
-export interface Capacity {
-  /** The rate (req/s) where TTFT p95 turns upward; null: the sweep reached no knee. */
-  kneeRate: number | null;
-  /** The highest rate (req/s) whose point met every SLO; null: none did. */
-  maxSloRate: number | null;
-  /** The throughput point's achieved rate: the most the target served at --concurrency. */
-  throughputRate: number | null;
 }
 
 const order: Record<PointKind, number> = { synchronous: 0, rate: 1, throughput: 2 };

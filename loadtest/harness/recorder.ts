@@ -1,5 +1,4 @@
 /** Every timed operation of a run, kept for the report's plots and the JSON output. */
-import type { Capacity } from "./profile.js";
 import type { StreamOutcome } from "./stream-client.js";
 
 export interface Sample {
@@ -29,6 +28,16 @@ export interface Sample {
  * How a point of a load profile was driven (GuideLLM's names): one stream at a time, as many as
  * the concurrency allows, or arrivals at an offered rate (evenly spaced or Poisson).
  */
+/** What the sweep found: the knee and the highest rate that met every SLO. */
+export interface Capacity {
+  /** The rate (req/s) where TTFT p95 turns upward; null: the sweep reached no knee. */
+  kneeRate: number | null;
+  /** The highest rate (req/s) whose point met every SLO; null: none did. */
+  maxSloRate: number | null;
+  /** The throughput point's achieved rate: the most the target served at --concurrency. */
+  throughputRate: number | null;
+}
+
 export type PointKind = "synchronous" | "throughput" | "rate";
 
 /** The SLO judged on one point of a load profile. */

@@ -6,7 +6,7 @@
 import type { Limits } from "../gateway/limits.js";
 import type { Interval } from "./bootstrap.js";
 import type { Ceiling } from "./ceiling.js";
-import type { Capacity } from "./profile.js";
+import type { Capacity } from "./recorder.js";
 import type { Summary } from "./stats.js";
 import type { GateVerdict } from "./verdict-rule.js";
 import type { Sample, SweepPoint } from "./recorder.js";

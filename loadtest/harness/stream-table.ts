@@ -1,5 +1,5 @@
 /** The stream figures as table rows, shared by the text summary and the HTML report. */
-import type { Capacity } from "./profile.js";
+import type { Capacity } from "./recorder.js";
 import type { SweepPoint } from "./recorder.js";
 
 type Figures = Record<string, unknown>;

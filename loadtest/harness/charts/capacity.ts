@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from "vega-lite";
 import type { RunReport } from "../run-report.js";
-import { SIZE } from "./specs.js";
+import { SIZE } from "./style.js";
 import { pointLabel } from "./timeline.js";
 
 export function capacitySpec(r: RunReport): TopLevelSpec | null {

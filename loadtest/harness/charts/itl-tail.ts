@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { RunReport } from "../run-report.js";
 import { percentile } from "../stats.js";
-import { SIZE, scenarioColor } from "./specs.js";
+import { SIZE, scenarioColor } from "./style.js";
 
 const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99];
 

@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { RunReport } from "../run-report.js";
 import { boundaries, errorWindows, inFlight, latencyWindows, windowSeconds } from "./timeline.js";
-import { SIZE, scenarioColor } from "./specs.js";
+import { SIZE, scenarioColor } from "./style.js";
 
 const TIME = { type: "quantitative", title: "time since start (s)", axis: { tickCount: 8 } } as const;
 

@@ -9,20 +9,9 @@ import { itlTailSpec } from "./itl-tail.js";
 import { capacitySpec } from "./capacity.js";
 import { concurrencySpec, errorsOverTimeSpec, latencyOverTimeSpec } from "./over-time.js";
 import { pointLabel } from "./timeline.js";
+import { SIZE, scenarioColor } from "./style.js";
 
-export const SIZE = { width: 340, height: 200 };
 const STREAM_OP = "chat.stream";
-
-/** The same colour for a scenario in every chart; the legend lists the scenarios drawn. */
-export function scenarioColor(r: RunReport, shown: readonly string[]) {
-  return {
-    field: "scenario",
-    type: "nominal",
-    title: "scenario",
-    scale: { domain: r.scenarios.map((s) => s.id), scheme: "tableau10" },
-    legend: { values: shown },
-  } as const;
-}
 
 const present = (rows: Array<{ scenario: string }>) => [...new Set(rows.map((row) => row.scenario))];
 
