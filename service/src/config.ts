@@ -10,6 +10,7 @@ import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
 import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
+import { DEFAULT_GUARD_SETTINGS, type GuardSettings } from "./domain/agents/upstream-guard.js";
 import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.js";
 
 export type BlobStoreConfig =
@@ -121,19 +122,8 @@ export interface ServiceConfig {
   tracing?: TracingConfig;
 }
 
-/** Bounds on how an upstream that fails is called again (domain/agents/circuit-breaker.ts, retry-budget.ts). */
-export interface UpstreamGuardsConfig {
-  /** Failed calls within the window that open an upstream's breaker (UPSTREAM_BREAKER_FAILURES); 0: no breaker. */
-  breakerFailures: number;
-  /** The window failures are counted in (UPSTREAM_BREAKER_WINDOW_SECONDS). */
-  breakerWindowMs: number;
-  /** How long an open breaker skips its upstream before one probe (UPSTREAM_BREAKER_COOLDOWN_SECONDS). */
-  breakerCooldownMs: number;
-  /** Retries of an upstream at most this share of its calls in the window (UPSTREAM_RETRY_BUDGET_PERCENT). */
-  retryBudgetPercent: number;
-  /** Retries always allowed in the window, however few the calls (UPSTREAM_RETRY_BUDGET_MIN). */
-  retryBudgetMin: number;
-}
+/** Bounds on how an upstream that fails is called again (domain/agents/upstream-guard.ts). */
+export type UpstreamGuardsConfig = GuardSettings;
 
 /** OpenTelemetry traces (the standard OTEL_* variables): on when an OTLP endpoint is set. */
 export interface TracingConfig {
@@ -419,6 +409,17 @@ function tracingConfig(env: Env): TracingConfig | undefined {
   return { tracesUrl: traces ?? `${base!.replace(/\/+$/, "")}/v1/traces`, protocol };
 }
 
+function upstreamGuards(env: Env): UpstreamGuardsConfig {
+  const d = DEFAULT_GUARD_SETTINGS;
+  return {
+    breakerFailures: int(env, "UPSTREAM_BREAKER_FAILURES", d.breakerFailures, 0, 10_000),
+    breakerWindowMs: positiveSeconds(env, "UPSTREAM_BREAKER_WINDOW_SECONDS", d.breakerWindowMs / 1000) * 1000,
+    breakerCooldownMs: positiveSeconds(env, "UPSTREAM_BREAKER_COOLDOWN_SECONDS", d.breakerCooldownMs / 1000) * 1000,
+    retryBudgetPercent: int(env, "UPSTREAM_RETRY_BUDGET_PERCENT", d.retryBudgetPercent, 0, 100),
+    retryBudgetMin: int(env, "UPSTREAM_RETRY_BUDGET_MIN", d.retryBudgetMin, 0, 10_000),
+  };
+}
+
 /** The configuration from `env`; a ConfigError lists every variable that is not valid, one per line. */
 export function loadConfig(env: Env = process.env): ServiceConfig {
   problems = [];
@@ -484,13 +485,7 @@ function readConfig(env: Env): ServiceConfig {
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
     responsesRetentionDays: int(env, "RESPONSES_RETENTION_DAYS", 30, 0, 36_500),
     responsesProjectMaxBytes: bytes(env, "RESPONSES_PROJECT_MAX_BYTES", 1024 ** 3),
-    upstreamGuards: {
-      breakerFailures: int(env, "UPSTREAM_BREAKER_FAILURES", 5, 0, 10_000),
-      breakerWindowMs: positiveSeconds(env, "UPSTREAM_BREAKER_WINDOW_SECONDS", 30) * 1000,
-      breakerCooldownMs: positiveSeconds(env, "UPSTREAM_BREAKER_COOLDOWN_SECONDS", 30) * 1000,
-      retryBudgetPercent: int(env, "UPSTREAM_RETRY_BUDGET_PERCENT", 20, 0, 100),
-      retryBudgetMin: int(env, "UPSTREAM_RETRY_BUDGET_MIN", 3, 0, 10_000),
-    },
+    upstreamGuards: upstreamGuards(env),
     tracing: tracingConfig(env),
   };
 }

@@ -8,6 +8,8 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
 import type { SweepCounts } from "../domain/responses/retention-sweep.js";
+import type { GuardListener } from "../domain/agents/upstream-guard.js";
+import type { BreakerState } from "../domain/agents/circuit-breaker.js";
 
 export type { ChatOutcome } from "../metrics/chat-metrics.js";
 
@@ -30,6 +32,8 @@ export interface ServiceMetrics {
   upstreamAttempt: (agent: string) => void;
   /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
   upstreamFallback: (agent: string, fallback: string) => void;
+  /** What the upstreams' circuit breakers and retry budgets did (domain/agents/upstream-guard.ts). */
+  upstreamGuards: GuardListener;
   /** The stored responses' retention sweep: expired rows removed, runs failed. */
   responsesSweep: SweepCounts;
 }
@@ -59,6 +63,49 @@ function sweepCounters(registry: Registry): SweepCounts {
     registers: [registry],
   });
   return { removed: (rows) => removed.inc(rows), failed: () => failed.inc() };
+}
+
+const BREAKER_STATES: readonly BreakerState[] = ["closed", "half_open", "open"];
+
+/**
+ * The upstreams' circuit breakers (state read at scrape time from the registry, one series per
+ * agent and state, 1 for the current one) and what they and the retry budgets refused.
+ */
+function guardMetrics(registry: Registry, states: () => Record<string, BreakerState>): GuardListener {
+  new Gauge({
+    name: "agentport_upstream_circuit_state",
+    help: "Each llm agent's upstream circuit breaker: 1 for its current state (closed, half_open, open), 0 for the others",
+    labelNames: ["agent", "state"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [agent, current] of Object.entries(states()))
+        for (const state of BREAKER_STATES) this.set({ agent, state }, state === current ? 1 : 0);
+    },
+  });
+  const transitions = new Counter({
+    name: "agentport_upstream_circuit_transitions_total",
+    help: "Moves of an upstream's circuit breaker, by agent and the state it moved to",
+    labelNames: ["agent", "to"] as const,
+    registers: [registry],
+  });
+  const skipped = new Counter({
+    name: "agentport_upstream_skipped_total",
+    help: "Calls of an upstream not made because its circuit breaker was open (the request went to the fallback)",
+    labelNames: ["agent"] as const,
+    registers: [registry],
+  });
+  const denied = new Counter({
+    name: "agentport_upstream_retries_denied_total",
+    help: "Retries of an upstream not made because its retry budget (UPSTREAM_RETRY_BUDGET_*) was spent",
+    labelNames: ["agent"] as const,
+    registers: [registry],
+  });
+  return {
+    transition: (agent, _from, to) => transitions.inc({ agent, to }),
+    skipped: (agent) => skipped.inc({ agent }),
+    retryDenied: (agent) => denied.inc({ agent }),
+  };
 }
 
 export default fp<MetricsOptions>(
@@ -134,6 +181,8 @@ export default fp<MetricsOptions>(
         fallbacks.set(pair, (fallbacks.get(pair) ?? 0) + 1);
       },
       responsesSweep: sweepCounters(registry),
+      // The registry is built after this plugin (it reports here): read at scrape time.
+      upstreamGuards: guardMetrics(registry, () => app.agents.guards.states()),
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {
