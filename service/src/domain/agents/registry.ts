@@ -90,8 +90,10 @@ export class ConfiguredAgents implements AgentRegistry {
         const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
         agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
         if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
-        if (spec.responses)
+        if (spec.responses) {
           agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
+          agent.builtinTools = new Set(spec.builtin_tools);
+        }
       }
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }

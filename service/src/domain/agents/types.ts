@@ -118,6 +118,8 @@ export interface Agent extends AgentInfo {
    * upstream's own `/responses` (`llm` agents with `responses: true`), with retries and fallbacks.
    */
   forwardResponses?(request: ChatRequest, ctx: AgentContext, stream: boolean): Promise<ForwardedResponse>;
+  /** Built-in tools the upstream may be asked to run (`builtin_tools`), for agents with `forwardResponses`. */
+  builtinTools?: ReadonlySet<string>;
 }
 
 /** An upstream's Responses answer, checked to be one: the response object, or its stream's events as parsed. */

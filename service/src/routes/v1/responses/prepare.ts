@@ -3,7 +3,8 @@
  * the input items, the chat request the agent is asked, and the response's head. Every refusal
  * here is a 4xx in the OpenAI envelope, before anything is reserved.
  */
-import { invalidParam, modelNotFound, previousResponseNotFound } from "../../../errors.js";
+import { invalidParam, modelNotFound, previousResponseNotFound, toolNotAllowed } from "../../../errors.js";
+import { CLIENT_TOOL_TYPES } from "../../../domain/agents/agent-spec.js";
 import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
 import { RESPONSE_ID } from "../../../domain/responses/ids.js";
 import { inputItems } from "../../../domain/responses/input-items.js";
@@ -44,6 +45,19 @@ async function history(store: ResponseStore, projectId: string, id: string): Pro
 }
 
 /**
+ * A built-in tool (file_search, code_interpreter, mcp, web_search…) runs on the upstream, on this
+ * deployment's account and out of the meter's sight: only those the agent declares may be sent.
+ */
+function refuseUndeclaredTools(agent: Agent, tools: readonly unknown[] | undefined): void {
+  tools?.forEach((tool, i) => {
+    const type = tool && typeof tool === "object" ? (tool as { type?: unknown }).type : undefined;
+    const name = typeof type === "string" ? type : String(type);
+    if (CLIENT_TOOL_TYPES.includes(name) || agent.builtinTools?.has(name)) return;
+    throw toolNotAllowed(`tools[${i}].type`, name, agent.id);
+  });
+}
+
+/**
  * The body for an upstream's own /responses: the client's fields, the whole conversation as
  * `input` (without this server's item ids, which the upstream never stored). The chat messages
  * are the run's token estimate only.
@@ -76,6 +90,7 @@ export async function prepareRun(
   const items = inputItems(body.input);
   const before = body.previous_response_id ? await history(store, projectId, body.previous_response_id) : [];
   const forward = agent.forwardResponses !== undefined;
+  if (forward) refuseUndeclaredTools(agent, body.tools);
   const chat = forward ? forwardRequest(body, [...before, ...items]) : toChat(body, before, items, agent.kind);
   return { agent, history: before, items, chat, forward, response: newResponse(body) };
 }
