@@ -11,6 +11,7 @@ import { parseBytes } from "./byte-size.js";
 import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 import { DEFAULT_GUARD_SETTINGS, type GuardSettings } from "./domain/agents/upstream-guard.js";
+import { DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES } from "./domain/responses/response-store.js";
 import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.js";
 
 export type BlobStoreConfig =
@@ -114,6 +115,8 @@ export interface ServiceConfig {
   mcpMaxSessionsPerKey: number;
   /** Stored responses expire this many days after creation (RESPONSES_RETENTION_DAYS, default 30 as OpenAI); 0 keeps them forever. */
   responsesRetentionDays: number;
+  /** Stored bytes a `previous_response_id` continuation may rebuild (RESPONSES_CHAIN_MAX_BYTES, default 1 MiB, at most 32 MiB). */
+  responsesChainMaxBytes: number;
   /** Bytes of stored responses one project may keep (RESPONSES_PROJECT_MAX_BYTES, default 1 GiB); 0: no cap. */
   responsesProjectMaxBytes: number;
   /** Per-upstream circuit breakers and retry budgets (UPSTREAM_BREAKER_*, UPSTREAM_RETRY_BUDGET_*). */
@@ -484,6 +487,7 @@ function readConfig(env: Env): ServiceConfig {
     mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
     responsesRetentionDays: int(env, "RESPONSES_RETENTION_DAYS", 30, 0, 36_500),
+    responsesChainMaxBytes: bytes(env, "RESPONSES_CHAIN_MAX_BYTES", DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES),
     responsesProjectMaxBytes: bytes(env, "RESPONSES_PROJECT_MAX_BYTES", 1024 ** 3),
     upstreamGuards: upstreamGuards(env),
     tracing: tracingConfig(env),

@@ -3,6 +3,7 @@
  * only /v1 and /mcp, so it is not public). Requests by route and status come from the access log
  * (metrics/request-counts.ts), chat figures from `app.chatMetrics`, the rest from `app.metrics`.
  */
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
@@ -48,6 +49,29 @@ declare module "fastify" {
 export interface MetricsOptions {
   /** The access log's request counts (the app builds it with its log controller). */
   requests: RequestCounts;
+}
+
+/** The most projects the stored-bytes gauge lists (the largest first): a bounded set of series. */
+const STORED_BYTES_PROJECTS = 1000;
+
+/** Bytes of stored responses per project, read from the store at scrape time (the same on every replica). */
+function storedBytesGauge(registry: Registry, app: FastifyInstance): void {
+  new Gauge({
+    name: "agentport_responses_stored_bytes",
+    help: `Bytes of stored responses per project, against its cap (RESPONSES_PROJECT_MAX_BYTES); the ${STORED_BYTES_PROJECTS} largest projects`,
+    labelNames: ["project"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const { projectId, bytes } of await app.responses.largestProjects(STORED_BYTES_PROJECTS))
+          this.set({ project: projectId }, bytes);
+      } catch (err) {
+        // A store that does not answer must not fail the whole scrape: the gauge is left empty.
+        app.log.warn({ err }, "stored response bytes not read for the metrics");
+      }
+    },
+  });
 }
 
 /** The stored responses' retention sweep, counted. */
@@ -171,6 +195,7 @@ export default fp<MetricsOptions>(
       registers: [registry],
     });
     limiterDegraded.set(0);
+    storedBytesGauge(registry, app);
     app.decorate("metrics", {
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),

@@ -3,7 +3,13 @@
  * the input items, the chat request the agent is asked, and the response's head. Every refusal
  * here is a 4xx in the OpenAI envelope, before anything is reserved.
  */
-import { invalidParam, modelNotFound, previousResponseNotFound, toolNotAllowed } from "../../../errors.js";
+import {
+  invalidParam,
+  modelNotFound,
+  previousResponseNotFound,
+  storageQuotaExceeded,
+  toolNotAllowed,
+} from "../../../errors.js";
 import { CLIENT_TOOL_TYPES } from "../../../domain/agents/agent-spec.js";
 import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
 import { RESPONSE_ID } from "../../../domain/responses/ids.js";
@@ -77,6 +83,23 @@ function forwardRequest(body: ResponsesBody, conversation: InputItem[]): ChatReq
   const messages = chatMessages(conversation);
   if (body.instructions) messages.unshift({ role: "system", content: body.instructions });
   return { messages, fields: { ...fields, input }, stream: body.stream === true };
+}
+
+/**
+ * A run that will be stored is refused once the project's stored responses would pass its cap
+ * (RESPONSES_PROJECT_MAX_BYTES; 0: none), before anything runs. Counted from the shared store,
+ * so replicas agree; runs in flight at once may each pass, by at most their own size.
+ */
+export async function refuseOverQuota(
+  store: ResponseStore,
+  projectId: string,
+  prepared: PreparedRun,
+  capBytes: number,
+): Promise<void> {
+  if (capBytes === 0 || !prepared.response.store) return;
+  const stored = await store.storedBytes(projectId);
+  if (stored + Buffer.byteLength(JSON.stringify(prepared.items)) > capBytes)
+    throw storageQuotaExceeded(stored, capBytes);
 }
 
 export async function prepareRun(
