@@ -87,10 +87,11 @@ export async function sendWithRetries(
     if ("res" in outcome) return { res: outcome.res, caller };
     last = outcome.error ?? last;
   }
-  if (!tried)
-    throw upstreamUnavailable(
-      Math.max(1, Math.ceil(Math.min(...callers.map((c) => c.guard?.retryInMs() ?? 0)) / 1000)),
-    );
+  if (!tried) {
+    // Every upstream was skipped: come back when the first of them lets a probe through.
+    const soonestMs = Math.min(...callers.map((c) => c.guard?.retryInMs() ?? 0), 60_000);
+    throw upstreamUnavailable(Math.max(1, Math.ceil(soonestMs / 1000)));
+  }
   throw last;
 }
 
