@@ -42,13 +42,16 @@ async function shortUpstream() {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }
 
-async function respond(url: string, key: string, body: object): Promise<{ status: number; json: any }> {
+/** What the bench reads of an answer: a response's id, or an error. */
+type Answer = { id?: string; error?: unknown };
+
+async function respond(url: string, key: string, body: object): Promise<{ status: number; json: Answer }> {
   const res = await request(`${url}/v1/responses`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify({ model: "agentport/llm-bench", ...body }),
   });
-  return { status: res.statusCode, json: await res.body.json() };
+  return { status: res.statusCode, json: (await res.body.json()) as Answer };
 }
 
 /** A stored chain of about `mib` MiB: pieces of PIECE bytes, each continuing the last; its last id. */
@@ -60,7 +63,7 @@ async function chainOf(url: string, key: string, mib: number): Promise<string> {
       ...(previous && { previous_response_id: previous }),
     });
     if (status !== 200) throw new Error(`building the chain: ${status} ${JSON.stringify(json).slice(0, 200)}`);
-    previous = json.id as string;
+    previous = json.id;
   }
   return previous!;
 }

@@ -52,7 +52,7 @@ describe("fallbacks apply the fallback agent's projects", () => {
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: await res.json() };
   };
   const chat = (key: string, model: string) =>
     post("/chat/completions", key, { model, messages: [{ role: "user", content: "hi" }] });

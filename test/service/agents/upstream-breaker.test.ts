@@ -95,9 +95,9 @@ describe("per-upstream circuit breaker", () => {
       body: JSON.stringify({ model: `agentport/${model}`, messages: [{ role: "user", content: "hi" }] }),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, headers: res.headers, json: (await res.json()) as any };
+    return { status: res.status, headers: res.headers, json: await res.json() };
   };
-  const ready = async () => (await (await fetch(`${base}/health/ready`)).json()) as any;
+  const ready = async () => await (await fetch(`${base}/health/ready`)).json();
 
   it("dies: opens after 3 failures, skips it during the cooldown, probes it half-open and closes", async () => {
     primary.state.alive = false;

@@ -39,7 +39,7 @@ describe("built-in tools of Responses agents", () => {
       body: JSON.stringify({ model: `agentport/${model}`, input: "hi", tools, store: false }),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: await res.json() };
   };
 
   it("refuses each undeclared built-in tool with a 400 naming it, before any upstream call", async () => {

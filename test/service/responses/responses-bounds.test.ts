@@ -70,7 +70,7 @@ describe("stored responses: per-project cap and continuation cap, two replicas",
       body: JSON.stringify({ model: "agentport/bot", ...body }),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: await res.json() };
   };
   const storedInDb = async (project = "default") =>
     Number(
