@@ -89,6 +89,12 @@ export const ENV_DESCRIPTIONS: Record<string, EnvDescription> = {
     shownDefault: "generated into `DATA_DIR`",
   },
   JWT_ALGORITHM: { group: auth, meaning: "the members' tokens' signing algorithm" },
+  JWT_ISSUER: {
+    group: auth,
+    meaning:
+      "the `iss` member tokens must carry; others are refused; see [Security](security.md#what-a-tenant-can-and-cannot-make-the-deployment-do)",
+  },
+  JWT_AUDIENCE: { group: auth, meaning: "the `aud` member tokens must carry; others are refused" },
   MODEL_PREFIX: { group: agents, meaning: "model ids are `<prefix>/chat:latest` and `<prefix>/<agent id>`" },
   AGENTS_FILE: {
     group: agents,
@@ -152,6 +158,32 @@ export const ENV_DESCRIPTIONS: Record<string, EnvDescription> = {
   MAX_CONNECTIONS: { group: server, meaning: "open connections at once; more are refused at accept" },
   MCP_SESSION_IDLE_SECONDS: { group: server, meaning: "an MCP session without a message for this long ends" },
   MCP_MAX_SESSIONS_PER_KEY: { group: limits, meaning: "MCP sessions one key may hold at once (429 beyond)" },
+  RESPONSES_CHAIN_MAX_BYTES: {
+    group: store,
+    meaning: "stored bytes a `previous_response_id` continuation may rebuild (at most 32m); larger → 400",
+  },
+  RESPONSES_PROJECT_MAX_BYTES: {
+    group: store,
+    meaning: "bytes of stored responses one project may keep; `0` no cap; past it → 400 `storage_quota_exceeded`",
+  },
+  UPSTREAM_BREAKER_FAILURES: {
+    group: agents,
+    meaning:
+      "failed calls within the window that open an upstream's circuit breaker (skipped to the fallback for the cooldown); `0` no breaker; see [Security](security.md#bounds-and-the-variables-that-set-them)",
+  },
+  UPSTREAM_BREAKER_WINDOW_SECONDS: {
+    group: agents,
+    meaning: "the window failures (and the retry budget's calls) are counted in",
+  },
+  UPSTREAM_BREAKER_COOLDOWN_SECONDS: {
+    group: agents,
+    meaning: "how long an open breaker skips its upstream before one half-open probe",
+  },
+  UPSTREAM_RETRY_BUDGET_PERCENT: {
+    group: agents,
+    meaning: "retries of an upstream at most this percentage of its calls in the window (plus the minimum)",
+  },
+  UPSTREAM_RETRY_BUDGET_MIN: { group: agents, meaning: "retries of an upstream always allowed in the window" },
   RESPONSES_RETENTION_DAYS: {
     group: store,
     meaning:

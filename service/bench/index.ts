@@ -11,6 +11,7 @@ const SECTIONS = [
   "streams",
   "revocation",
   "hostile",
+  "chain",
   "tracing",
   "capacity",
   "memory",

@@ -10,6 +10,9 @@ import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
 import { urlProblem } from "./url-problem.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
+import { DEFAULT_GUARD_SETTINGS, type GuardSettings } from "./domain/agents/upstream-guard.js";
+import { DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES } from "./domain/responses/response-store.js";
+import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.js";
 
 /** How log lines look (http/log-format.ts): `auto` is readable on a terminal and JSON elsewhere. */
 export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
@@ -69,6 +72,9 @@ export interface ServiceConfig {
   jwtSecret: string;
   /** Member tokens' signing algorithm (JWT_ALGORITHM, default HS512). */
   jwtAlgorithm: string;
+  /** Member tokens must carry this `iss` (JWT_ISSUER) and `aud` (JWT_AUDIENCE): another service's tokens are refused. */
+  jwtIssuer: string;
+  jwtAudience: string;
   /** Model ids are `<modelPrefix>/<agent id>` (MODEL_PREFIX). */
   modelPrefix: string;
   /** JSON file of agent specs (AGENTS_FILE); without it the built-in agents. */
@@ -88,7 +94,7 @@ export interface ServiceConfig {
   heartbeatSeconds: number;
   /** After SIGTERM, in-flight requests and streams may finish for this long. */
   shutdownGraceSeconds: number;
-  /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size). */
+  /** Largest JSON body accepted, in bytes (default 5120 KiB, the gateway's buffer size; at most MAX_JSON_BODY_LIMIT). */
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (default 512 MiB). */
   fileMaxBytes: number;
@@ -113,9 +119,18 @@ export interface ServiceConfig {
   mcpMaxSessionsPerKey: number;
   /** Stored responses expire this many days after creation (RESPONSES_RETENTION_DAYS, default 30 as OpenAI); 0 keeps them forever. */
   responsesRetentionDays: number;
+  /** Stored bytes a `previous_response_id` continuation may rebuild (RESPONSES_CHAIN_MAX_BYTES, default 1 MiB, at most 32 MiB). */
+  responsesChainMaxBytes: number;
+  /** Bytes of stored responses one project may keep (RESPONSES_PROJECT_MAX_BYTES, default 1 GiB); 0: no cap. */
+  responsesProjectMaxBytes: number;
+  /** Per-upstream circuit breakers and retry budgets (UPSTREAM_BREAKER_*, UPSTREAM_RETRY_BUDGET_*). */
+  upstreamGuards: UpstreamGuardsConfig;
   /** Traces to an OTLP collector; undefined (off) unless an OTLP endpoint is set. */
   tracing?: TracingConfig;
 }
+
+/** Bounds on how an upstream that fails is called again (domain/agents/upstream-guard.ts). */
+export type UpstreamGuardsConfig = GuardSettings;
 
 /** OpenTelemetry traces (the standard OTEL_* variables): on when an OTLP endpoint is set. */
 export interface TracingConfig {
@@ -181,9 +196,11 @@ export const LOG_LEVELS = [...Object.keys(pino.levels.values), "silent"];
 export const JWT_ALGORITHMS = ["HS256", "HS384", "HS512"];
 
 /** A byte-size variable, in the units nginx writes. */
-function bytes(env: Env, name: string, fallback: number): number {
+function bytes(env: Env, name: string, fallback: number, max?: number): number {
   const size = z.string().transform((v, ctx) => parseBytes(v) ?? (ctx.addIssue({ code: "custom" }), z.NEVER));
-  return read(env, name, size, fallback, "a byte size such as 5242880, 5120k or 512m");
+  if (max === undefined) return read(env, name, size, fallback, "a byte size such as 5242880, 5120k or 512m");
+  const within = size.pipe(z.number().max(max));
+  return read(env, name, within, fallback, `a byte size such as 5242880, 5120k or 512m, at most ${max / 1024 ** 2}m`);
 }
 
 /** A comma-separated list of origins (`https://app.example.com`), each checked to be one. */
@@ -272,10 +289,34 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   );
 }
 
+/**
+ * The shortest HMAC secret accepted, in bytes (RFC 7518 §3.2: a key at least as long as the hash
+ * output; 32 for HS256). A shorter one, such as `a`, is guessed offline from any token it signed.
+ */
+export const MIN_JWT_SECRET_BYTES = 32;
+/**
+ * The largest JSON_BODY_LIMIT: a JSON body is parsed whole, in memory, on the event loop, and
+ * nothing it carries may exceed what an upstream answer or a stored conversation may be
+ * (MAX_ANSWER_BYTES, 32 MiB): a larger body could not be used whole anyway.
+ */
+export const MAX_JSON_BODY_LIMIT = 32 * 1024 * 1024;
+
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
 function jwtSecretFor(env: Env, dataDir: string): string {
-  const given = optionalText(env, "JWT_SECRET", "any text (a long random one)", true);
-  if (given) return given;
+  const given = optionalText(
+    env,
+    "JWT_SECRET",
+    `any text of at least ${MIN_JWT_SECRET_BYTES} bytes (a long random one)`,
+    true,
+  );
+  if (given) {
+    const length = Buffer.byteLength(given);
+    if (length < MIN_JWT_SECRET_BYTES)
+      problems.push(
+        `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes (got ${length}); generate one with: openssl rand -base64 48`,
+      );
+    return given;
+  }
   const file = join(dataDir, "jwt-secret");
   try {
     if (existsSync(file)) return readFileSync(file, "utf8").trim();
@@ -382,6 +423,17 @@ function tracingConfig(env: Env): TracingConfig | undefined {
   return { tracesUrl: traces ?? `${base!.replace(/\/+$/, "")}/v1/traces`, protocol };
 }
 
+function upstreamGuards(env: Env): UpstreamGuardsConfig {
+  const d = DEFAULT_GUARD_SETTINGS;
+  return {
+    breakerFailures: int(env, "UPSTREAM_BREAKER_FAILURES", d.breakerFailures, 0, 10_000),
+    breakerWindowMs: positiveSeconds(env, "UPSTREAM_BREAKER_WINDOW_SECONDS", d.breakerWindowMs / 1000) * 1000,
+    breakerCooldownMs: positiveSeconds(env, "UPSTREAM_BREAKER_COOLDOWN_SECONDS", d.breakerCooldownMs / 1000) * 1000,
+    retryBudgetPercent: int(env, "UPSTREAM_RETRY_BUDGET_PERCENT", d.retryBudgetPercent, 0, 100),
+    retryBudgetMin: int(env, "UPSTREAM_RETRY_BUDGET_MIN", d.retryBudgetMin, 0, 10_000),
+  };
+}
+
 /** The configuration from `env`; a ConfigError lists every variable that is not valid, one per line. */
 export function loadConfig(env: Env = process.env): ServiceConfig {
   problems = [];
@@ -419,6 +471,8 @@ function readConfig(env: Env): ServiceConfig {
     },
     jwtSecret: jwtSecretFor(env, dataDir),
     jwtAlgorithm: choice(env, "JWT_ALGORITHM", JWT_ALGORITHMS, "HS512"),
+    jwtIssuer: text(env, "JWT_ISSUER", DEFAULT_JWT_ISSUER, "the issuer (iss) member tokens must carry"),
+    jwtAudience: text(env, "JWT_AUDIENCE", DEFAULT_JWT_AUDIENCE, "the audience (aud) member tokens must carry"),
     modelPrefix: text(env, "MODEL_PREFIX", "agentport", "a model-id prefix", false, true),
     agentsFile: optionalText(env, "AGENTS_FILE", "a path to a YAML or JSON file"),
     llmBaseUrl: url(env, "LLM_BASE_URL", ["http", "https"])?.replace(/\/+$/, ""),
@@ -430,7 +484,7 @@ function readConfig(env: Env): ServiceConfig {
     },
     heartbeatSeconds: positiveSeconds(env, "HEARTBEAT_SECONDS", DEFAULT_HEARTBEAT_SECONDS),
     shutdownGraceSeconds: positiveSeconds(env, "SHUTDOWN_GRACE_SECONDS", 30),
-    jsonBodyLimit: bytes(env, "JSON_BODY_LIMIT", 5120 * 1024),
+    jsonBodyLimit: bytes(env, "JSON_BODY_LIMIT", 5120 * 1024, MAX_JSON_BODY_LIMIT),
     fileMaxBytes: bytes(env, "FILE_MAX_BYTES", 512 * 1024 ** 2),
     blob: blobConfig(env, dataDir),
     logLevel: choice(env, "LOG_LEVEL", LOG_LEVELS, "info"),
@@ -444,6 +498,9 @@ function readConfig(env: Env): ServiceConfig {
     mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),
     responsesRetentionDays: int(env, "RESPONSES_RETENTION_DAYS", 30, 0, 36_500),
+    responsesChainMaxBytes: bytes(env, "RESPONSES_CHAIN_MAX_BYTES", DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES),
+    responsesProjectMaxBytes: bytes(env, "RESPONSES_PROJECT_MAX_BYTES", 1024 ** 3),
+    upstreamGuards: upstreamGuards(env),
     tracing: tracingConfig(env),
   };
 }

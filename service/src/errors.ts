@@ -53,11 +53,15 @@ export const ERROR_CODES = [
   "api_key_not_found",
   "conflict",
   "rate_limit_exceeded",
+  // tenant bounds
+  "storage_quota_exceeded",
+  "tool_not_allowed",
   // upstream and server
   "upstream_error",
   "upstream_timeout",
   "upstream_configuration_error",
   "upstream_rejected",
+  "upstream_unavailable",
   "storage_unavailable",
   "service_unavailable",
   "internal_error",
@@ -378,6 +382,37 @@ export const upstreamRejected = (message: string | undefined, param: string | nu
   if (code) (err as { code: string | null }).code = code;
   return err;
 };
+/** Every upstream of the agent is skipped by its circuit breaker (domain/agents/circuit-breaker.ts). */
+export const upstreamUnavailable = (retryAfterSeconds: number) =>
+  withHeaders(
+    new ApiError(
+      503,
+      `The agent's upstream model failed repeatedly and is skipped for a cooldown; no call was made. Retry after ${retryAfterSeconds} s.`,
+      "server_error",
+      null,
+      "upstream_unavailable",
+    ),
+    { "retry-after": String(retryAfterSeconds) },
+  );
+/** The project's stored responses reached RESPONSES_PROJECT_MAX_BYTES. */
+export const storageQuotaExceeded = (storedBytes: number, capBytes: number) =>
+  new ApiError(
+    400,
+    `This project's stored responses take ${storedBytes} bytes, and this request would pass the cap of ${capBytes} bytes (RESPONSES_PROJECT_MAX_BYTES). Delete stored responses, or send 'store': false.`,
+    "invalid_request_error",
+    "store",
+    "storage_quota_exceeded",
+  );
+/** A built-in tool a `responses: true` agent does not declare in its `builtin_tools`. */
+export const toolNotAllowed = (param: string, type: string, agentId: string) =>
+  new ApiError(
+    400,
+    `Tool '${type.slice(0, 64)}' is not allowed for agent '${agentId}': its 'builtin_tools' in the agents file does not list it.`,
+    "invalid_request_error",
+    param,
+    "tool_not_allowed",
+  );
+
 function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
   err.headers = headers;
   return err;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "../../service/src/app.js";
 import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
-import { signMemberToken, type Role } from "../../service/src/domain/member-token.js";
+import { scopeOf, signMemberToken, type Role } from "../../service/src/domain/member-token.js";
 import { openTestStore, type StoreKind, type TestStore } from "./store.js";
 
 export interface TestApp {
@@ -44,7 +44,7 @@ export async function buildTestApp(
       return { id: record.id, secret };
     },
     memberToken: (role, projectId = "default", userId = "user_" + role) =>
-      signMemberToken({ userId, projectId, role }, config.jwtSecret, config.jwtAlgorithm),
+      signMemberToken({ userId, projectId, role }, config.jwtSecret, scopeOf(config)),
     async close() {
       await app.close();
       await store.drop();

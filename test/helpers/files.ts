@@ -22,7 +22,7 @@ export async function buildFilesApp(
   env: Record<string, string> = {},
 ): Promise<FilesTestApp> {
   const blobEnv = backend.env(`files-${process.pid}-${++n}`);
-  const config = loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...blobEnv });
+  const config = loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x".repeat(64), ...blobEnv });
   const blobs = new FailingBlobStore(await createBlobStore(config.blob));
   const t = await buildTestApp(kind, { ...blobEnv, ...env }, { blobs });
   return {

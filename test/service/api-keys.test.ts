@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)("API keys and members (%s)", (kind) => {
     const expired = await signMemberToken(
       { userId: "u", projectId: "default", role: "owner" },
       t.config.jwtSecret,
-      "HS512",
+      undefined,
       -10,
     );
     const res = await t.app.inject({ method: "GET", url: keysUrl(), headers: { authorization: `Bearer ${expired}` } });

@@ -64,7 +64,11 @@ describe("configuration from the environment", () => {
     ["RATE_LIMIT_TPM", "lots", "RATE_LIMIT_TPM must be an integer from 1 to 2147483647 (got 'lots')"],
     ["RESPONSES_RETENTION_DAYS", "-1", "RESPONSES_RETENTION_DAYS must be an integer from 0 to 36500 (got '-1')"],
     ["RESPONSES_RETENTION_DAYS", "30d", "RESPONSES_RETENTION_DAYS must be an integer from 0 to 36500 (got '30d')"],
-    ["JSON_BODY_LIMIT", "5 TB", "JSON_BODY_LIMIT must be a byte size such as 5242880, 5120k or 512m (got '5 TB')"],
+    [
+      "JSON_BODY_LIMIT",
+      "5 TB",
+      "JSON_BODY_LIMIT must be a byte size such as 5242880, 5120k or 512m, at most 32m (got '5 TB')",
+    ],
     ["FILE_MAX_BYTES", "big", "FILE_MAX_BYTES must be a byte size such as 5242880, 5120k or 512m (got 'big')"],
     ["DATABASE_SCHEMA", "Agent Port", "DATABASE_SCHEMA must be a lower-case SQL identifier (got 'Agent Port')"],
     [

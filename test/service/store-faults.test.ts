@@ -16,7 +16,7 @@ import { loadConfig, type ServiceConfig } from "../../service/src/config.js";
 import { ApiKeys } from "../../service/src/domain/api-keys.js";
 import type { Db } from "../../service/src/store/db.js";
 import { openStore } from "../../service/src/store/open.js";
-import { signMemberToken } from "../../service/src/domain/member-token.js";
+import { scopeOf, signMemberToken } from "../../service/src/domain/member-token.js";
 import { ACCEPT_BOTH, bearer, initializeMessage, streamableClient } from "../helpers/mcp.js";
 import { PgCluster } from "../helpers/pg-cluster.js";
 
@@ -49,11 +49,7 @@ describe("store faults seen by clients and in the logs (private cluster, ordinar
 
   const sql = (text: string) => superuser.query(text);
   const adminToken = () =>
-    signMemberToken(
-      { userId: "user_admin", projectId: "default", role: "admin" },
-      config.jwtSecret,
-      config.jwtAlgorithm,
-    );
+    signMemberToken({ userId: "user_admin", projectId: "default", role: "admin" }, config.jwtSecret, scopeOf(config));
   const linesOf = (reqId: string) => lines.filter((l) => l.reqId === reqId);
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@
 import type { ServiceConfig } from "../config.js";
 import { ApiKeys } from "../domain/api-keys.js";
 import { createdApiKey, projectApiKey } from "../domain/key-presentation.js";
-import { signMemberToken } from "../domain/member-token.js";
+import { scopeOf, signMemberToken } from "../domain/member-token.js";
 import { openStore, pgliteDirFor } from "../store/open.js";
 import { cursorTime, usageReport, type UsagePage, type UsageResult } from "../domain/usage/usage-report.js";
 
@@ -39,7 +39,7 @@ export function keysOverHttp(baseUrl: string, config: ServiceConfig): KeyOps {
     const token = await signMemberToken(
       { userId: CLI_USER, projectId: project, role: "owner" },
       config.jwtSecret,
-      config.jwtAlgorithm,
+      scopeOf(config),
       60,
     );
     const res = await fetch(`${baseUrl}/v1/organization/${path}`, {

@@ -205,6 +205,8 @@ async function main(): Promise<void> {
   }
   const [command, ...rest] = positionals;
   if (!COMMANDS.includes(command ?? "")) fail(command ? `unknown command '${command}'` : "missing command");
+  // The server refuses a token or key without a project: say so here, not with a token that cannot work.
+  if (!values.project?.trim()) fail("--project takes a project id (it may not be empty)");
   if (command === "token") return printToken(values);
   const client = values.client as McpClient;
   if (!MCP_CLIENTS.includes(client)) fail(`unknown --client '${values.client}' (known: ${MCP_CLIENTS.join(", ")})`);

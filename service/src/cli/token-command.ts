@@ -4,10 +4,8 @@
  * the load test's --member-token work against a server started with `npm start`.
  */
 import type { ServiceConfig } from "../config.js";
-import { MEMBER_ROLES, signMemberToken, type Role } from "../domain/member-token.js";
+import { MAX_TOKEN_TTL_SECONDS, MEMBER_ROLES, scopeOf, signMemberToken, type Role } from "../domain/member-token.js";
 
-/** Longest lifetime a minted token may have: an operator's token, not a standing credential. */
-export const MAX_TOKEN_TTL_SECONDS = 30 * 86_400;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 
 /** `900`, `15m`, `12h` or `7d` in seconds, within (0, MAX_TOKEN_TTL_SECONDS]; undefined when not one. */
@@ -36,7 +34,7 @@ export async function mintToken(
   const token = await signMemberToken(
     { userId: req.user, projectId: req.project, role: req.role },
     config.jwtSecret,
-    config.jwtAlgorithm,
+    scopeOf(config),
     req.ttlSeconds,
   );
   return { token, expiresAt };

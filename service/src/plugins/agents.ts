@@ -1,11 +1,31 @@
 /** The agent registry on the instance (`app.agents`), built from AGENTS_FILE or the built-ins. */
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { loadAgentSpecs } from "../domain/agents/agents-file.js";
 import { ConfiguredAgents } from "../domain/agents/registry.js";
+import { UpstreamGuards, type GuardListener } from "../domain/agents/upstream-guard.js";
 
 export interface AgentsPluginOptions {
   /** Environment for agents' `base_url_env`/`api_key_env` references; default process.env. */
   env?: Record<string, string | undefined>;
+}
+
+/** The guards' events counted in the metrics, and each breaker's move written to the log. */
+function guardListener(app: FastifyInstance): GuardListener {
+  const metrics = app.metrics.upstreamGuards;
+  return {
+    ...metrics,
+    transition(agent, from, to) {
+      metrics.transition(agent, from, to);
+      const message =
+        to === "open"
+          ? "upstream circuit opened: calls skip it for the cooldown"
+          : to === "half_open"
+            ? "upstream circuit half-open: one probe call goes through"
+            : "upstream circuit closed: the probe succeeded";
+      app.log.warn({ agent, from, to }, message);
+    },
+  };
 }
 
 export default fp<AgentsPluginOptions>(
@@ -27,6 +47,7 @@ export default fp<AgentsPluginOptions>(
       fileSearch: app.files.search,
       onUpstreamError: app.metrics.upstreamError,
       onRetry: { attempt: app.metrics.upstreamAttempt, fallback: app.metrics.upstreamFallback },
+      guards: new UpstreamGuards(config.upstreamGuards, guardListener(app)),
     });
     app.decorate("agents", registry);
     app.addHook("onClose", () => registry.close());

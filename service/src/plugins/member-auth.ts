@@ -1,15 +1,15 @@
 /** Key management routes: a valid member token (domain/member-token.ts) for the project in the URL. */
 import type { FastifyRequest } from "fastify";
 import { forbidden, invalidToken } from "../errors.js";
-import { verifyMemberToken, type Member, type Role } from "../domain/member-token.js";
+import { scopeOf, verifyMemberToken, type Member, type Role } from "../domain/member-token.js";
 import { bearerToken } from "./api-key-auth.js";
 
 /** onRequest hook: a valid member token for the project in the URL. */
 export async function requireMember(request: FastifyRequest): Promise<void> {
   const token = bearerToken(request);
   if (!token) throw invalidToken("send a member token as 'Authorization: Bearer <JWT>'.");
-  const { jwtSecret, jwtAlgorithm } = request.server.config;
-  const member = await verifyMemberToken(token, jwtSecret, jwtAlgorithm);
+  const { config } = request.server;
+  const member = await verifyMemberToken(token, config.jwtSecret, scopeOf(config));
   // A hook serves every route of its context: the project id is read from whatever params there are.
   const params: unknown = request.params;
   const projectId =

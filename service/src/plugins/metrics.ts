@@ -3,11 +3,14 @@
  * only /v1 and /mcp, so it is not public). Requests by route and status come from the access log
  * (metrics/request-counts.ts), chat figures from `app.chatMetrics`, the rest from `app.metrics`.
  */
+import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
 import type { SweepCounts } from "../domain/responses/retention-sweep.js";
+import type { GuardListener } from "../domain/agents/upstream-guard.js";
+import type { BreakerState } from "../domain/agents/circuit-breaker.js";
 
 export type { ChatOutcome } from "../metrics/chat-metrics.js";
 
@@ -30,6 +33,8 @@ export interface ServiceMetrics {
   upstreamAttempt: (agent: string) => void;
   /** An `llm` agent moved on to a fallback's upstream, its own retries spent. */
   upstreamFallback: (agent: string, fallback: string) => void;
+  /** What the upstreams' circuit breakers and retry budgets did (domain/agents/upstream-guard.ts). */
+  upstreamGuards: GuardListener;
   /** The stored responses' retention sweep: expired rows removed, runs failed. */
   responsesSweep: SweepCounts;
 }
@@ -46,6 +51,29 @@ export interface MetricsOptions {
   requests: RequestCounts;
 }
 
+/** The most projects the stored-bytes gauge lists (the largest first): a bounded set of series. */
+const STORED_BYTES_PROJECTS = 1000;
+
+/** Bytes of stored responses per project, read from the store at scrape time (the same on every replica). */
+function storedBytesGauge(registry: Registry, app: FastifyInstance): void {
+  new Gauge({
+    name: "agentport_responses_stored_bytes",
+    help: `Bytes of stored responses per project, against its cap (RESPONSES_PROJECT_MAX_BYTES); the ${STORED_BYTES_PROJECTS} largest projects`,
+    labelNames: ["project"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const { projectId, bytes } of await app.responses.largestProjects(STORED_BYTES_PROJECTS))
+          this.set({ project: projectId }, bytes);
+      } catch (err) {
+        // A store that does not answer must not fail the whole scrape: the gauge is left empty.
+        app.log.warn({ err }, "stored response bytes not read for the metrics");
+      }
+    },
+  });
+}
+
 /** The stored responses' retention sweep, counted. */
 function sweepCounters(registry: Registry): SweepCounts {
   const removed = new Counter({
@@ -59,6 +87,49 @@ function sweepCounters(registry: Registry): SweepCounts {
     registers: [registry],
   });
   return { removed: (rows) => removed.inc(rows), failed: () => failed.inc() };
+}
+
+const BREAKER_STATES: readonly BreakerState[] = ["closed", "half_open", "open"];
+
+/**
+ * The upstreams' circuit breakers (state read at scrape time from the registry, one series per
+ * agent and state, 1 for the current one) and what they and the retry budgets refused.
+ */
+function guardMetrics(registry: Registry, states: () => Record<string, BreakerState>): GuardListener {
+  new Gauge({
+    name: "agentport_upstream_circuit_state",
+    help: "Each llm agent's upstream circuit breaker: 1 for its current state (closed, half_open, open), 0 for the others",
+    labelNames: ["agent", "state"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [agent, current] of Object.entries(states()))
+        for (const state of BREAKER_STATES) this.set({ agent, state }, state === current ? 1 : 0);
+    },
+  });
+  const transitions = new Counter({
+    name: "agentport_upstream_circuit_transitions_total",
+    help: "Moves of an upstream's circuit breaker, by agent and the state it moved to",
+    labelNames: ["agent", "to"] as const,
+    registers: [registry],
+  });
+  const skipped = new Counter({
+    name: "agentport_upstream_skipped_total",
+    help: "Calls of an upstream not made because its circuit breaker was open (the request went to the fallback)",
+    labelNames: ["agent"] as const,
+    registers: [registry],
+  });
+  const denied = new Counter({
+    name: "agentport_upstream_retries_denied_total",
+    help: "Retries of an upstream not made because its retry budget (UPSTREAM_RETRY_BUDGET_*) was spent",
+    labelNames: ["agent"] as const,
+    registers: [registry],
+  });
+  return {
+    transition: (agent, _from, to) => transitions.inc({ agent, to }),
+    skipped: (agent) => skipped.inc({ agent }),
+    retryDenied: (agent) => denied.inc({ agent }),
+  };
 }
 
 export default fp<MetricsOptions>(
@@ -124,6 +195,7 @@ export default fp<MetricsOptions>(
       registers: [registry],
     });
     limiterDegraded.set(0);
+    storedBytesGauge(registry, app);
     app.decorate("metrics", {
       rateLimited: (limit) => refusals.inc({ limit }),
       limiterDegraded: (degraded) => limiterDegraded.set(degraded ? 1 : 0),
@@ -134,6 +206,8 @@ export default fp<MetricsOptions>(
         fallbacks.set(pair, (fallbacks.get(pair) ?? 0) + 1);
       },
       responsesSweep: sweepCounters(registry),
+      // The registry is built after this plugin (it reports here): read at scrape time.
+      upstreamGuards: guardMetrics(registry, () => app.agents.guards.states()),
     } satisfies ServiceMetrics);
 
     app.get("/metrics", async (_request, reply) => {

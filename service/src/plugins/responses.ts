@@ -10,7 +10,7 @@ import { DEFAULT_SWEEP, RetentionSweep } from "../domain/responses/retention-swe
 export default fp(
   async (app) => {
     const retentionDays = app.config.responsesRetentionDays;
-    const store = new ResponseStore(app.db, { retentionDays });
+    const store = new ResponseStore(app.db, { retentionDays, chainMaxBytes: app.config.responsesChainMaxBytes });
     app.decorate("responses", store);
     if (retentionDays === 0) return; // kept forever: nothing to sweep
     const sweep = new RetentionSweep(store, app.log, DEFAULT_SWEEP, app.metrics.responsesSweep);

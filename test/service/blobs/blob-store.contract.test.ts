@@ -36,7 +36,7 @@ describe.each(BLOB_KINDS)("blob store contract (%s)", (kind) => {
   beforeAll(async () => {
     backend = await startBlobBackend(kind);
     store = await createBlobStore(
-      loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x", ...backend.env("contract") }).blob,
+      loadConfig({ DATA_DIR: "/nonexistent", JWT_SECRET: "x".repeat(64), ...backend.env("contract") }).blob,
     );
     await store.init();
   });

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLlmTestApp, type LlmTestApp } from "../../helpers/llm-app.js";
 
 const AGENTS = [
-  { id: "native", kind: "llm", model: "responder", responses: true, system_prompt: "Sys." },
+  {
+    id: "native",
+    kind: "llm",
+    model: "responder",
+    responses: true,
+    system_prompt: "Sys.",
+    builtin_tools: ["web_search"],
+  },
   { id: "native-garble", kind: "llm", model: "responses-garble", responses: true },
   { id: "native-cut", kind: "llm", model: "responses-cut", responses: true },
   { id: "native-busy", kind: "llm", model: "status-429", responses: true, retries: { attempts: 1 } },

@@ -17,6 +17,29 @@ const alias = z
     /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/,
     "must start with a letter or digit and use only letters, digits, '.', '_', ':', '/' or '-'",
   );
+/**
+ * The built-in tools of OpenAI's Responses API: run by the upstream itself (its file stores, its
+ * sandbox, any MCP server URL, web access), billed there and invisible to this server's meter. A
+ * `responses: true` agent forwards only those it lists in `builtin_tools`; `function` and `custom`
+ * tools run on the client and always pass.
+ */
+export const BUILTIN_TOOL_TYPES = [
+  "file_search",
+  "web_search",
+  "web_search_2025_08_26",
+  "web_search_preview",
+  "web_search_preview_2025_03_11",
+  "code_interpreter",
+  "mcp",
+  "image_generation",
+  "computer_use_preview",
+  "local_shell",
+  "shell",
+  "apply_patch",
+] as const;
+/** Tools the client runs itself: never the upstream's to run. */
+export const CLIENT_TOOL_TYPES: readonly string[] = ["function", "custom"];
+
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
 const common = {
   id,
@@ -61,6 +84,8 @@ const llm = z.strictObject({
    * is relayed to its own `/completions` as sent, instead of translated to chat.
    */
   completions: z.boolean().optional(),
+  /** Built-in tools (BUILTIN_TOOL_TYPES) a tenant may have the upstream run; none when absent. Needs `responses: true`. */
+  builtin_tools: z.array(z.enum(BUILTIN_TOOL_TYPES)).min(1).optional(),
 });
 const files = z.strictObject({
   ...common,
@@ -121,6 +146,28 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return field ? `field '${field}': ${message}` : message;
 }
 
+/**
+ * A Responses fallback runs the same request: it must allow every built-in tool the agent it
+ * stands in for allows, or a tool refused on the fallback's own terms would reach it that way.
+ */
+function builtinToolProblems(specs: readonly AgentSpec[]): string[] {
+  const byId = new Map(specs.map((s) => [s.id, s]));
+  const problems: string[] = [];
+  for (const spec of specs) {
+    if (spec.kind !== "llm" || !spec.responses || !spec.builtin_tools) continue;
+    for (const id of spec.fallbacks ?? []) {
+      const other = byId.get(id);
+      if (other?.kind !== "llm" || !other.responses) continue;
+      const missing = spec.builtin_tools.filter((tool) => !other.builtin_tools?.includes(tool));
+      if (missing.length)
+        problems.push(
+          `agent '${spec.id}': fallback '${id}' does not allow the built-in tool(s) ${missing.join(", ")} that '${spec.id}' allows`,
+        );
+    }
+  }
+  return problems;
+}
+
 /** Validates a parsed agents document (`{agents: [...]}` or a bare list); throws AgentsFileError. */
 export function validateAgents(doc: unknown, source: string): AgentSpec[] {
   const list = Array.isArray(doc) ? doc : FileSchema.safeParse(doc).data?.agents;
@@ -154,10 +201,14 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
     if (spec.kind === "llm" && spec.base_url && spec.base_url_env) {
       problems.push(`${where(i, raw)}: set either 'base_url' or 'base_url_env', not both`);
     }
+    if (spec.kind === "llm" && spec.builtin_tools && !spec.responses)
+      problems.push(
+        `${where(i, raw)}: 'builtin_tools' needs 'responses: true' (only an upstream's own Responses API runs them)`,
+      );
     specs.push(spec);
   });
   // The built-in default agent may be named before it is added (agents-file.ts); the registry checks it then.
-  if (!problems.length) problems.push(...fallbackProblems(specs, ["chat:latest"]));
+  if (!problems.length) problems.push(...fallbackProblems(specs, ["chat:latest"]), ...builtinToolProblems(specs));
   if (problems.length) throw new AgentsFileError(source, problems);
   return specs;
 }

@@ -13,6 +13,7 @@ import { tracedUpstream } from "../../telemetry/upstream-span.js";
 import { membersAfterHead } from "./answer-members.js";
 import { fromStream } from "./llm-stream.js";
 import { retryable, sendWithRetries, type RetryListener, type UpstreamCaller } from "./upstream-retry.js";
+import type { UpstreamGuard } from "./upstream-guard.js";
 import type { Agent, AgentContext, AgentEvent, AgentInfo, ChatMessage, ChatRequest } from "./types.js";
 import {
   choicesProblem,
@@ -32,6 +33,8 @@ export interface Upstream {
   dispatcher: Dispatcher;
   /** Told of each failed call (the metrics). */
   onError?: UpstreamErrorListener;
+  /** The upstream's circuit breaker and retry budget (one per agent, whichever endpoint is called). */
+  guard?: UpstreamGuard;
 }
 
 function upstreamBody(spec: LlmSpec, request: ChatRequest, stream: boolean): string {
@@ -115,7 +118,7 @@ export function upstreamCaller(
       );
     } catch (err) {
       if (ctx.upstreamSignal.aborted) throw err;
-      throw retryable(connectFailure(err, onError));
+      throw retryable(connectFailure(err, onError), (err as { code?: string }).code ?? "connection");
     }
     if (res.statusCode >= 400) {
       onError(String(res.statusCode));
@@ -130,12 +133,21 @@ export function upstreamCaller(
       const retryAfter = typeof header === "string" ? header : undefined;
       const refusal = upstreamRefusal(res.statusCode, detail, retryAfter, upstream.apiKey);
       // Rate limits and server errors pass; anything else would fail again the same way.
-      throw res.statusCode === 429 || res.statusCode >= 500 ? retryable(refusal, retryAfter) : refusal;
+      throw res.statusCode === 429 || res.statusCode >= 500
+        ? retryable(refusal, String(res.statusCode), retryAfter)
+        : refusal;
     }
     return res;
   }
 
-  return { agentId, retries: spec.retries ?? DEFAULT_RETRIES, send, onError };
+  return {
+    agentId,
+    retries: spec.retries ?? DEFAULT_RETRIES,
+    send,
+    onError,
+    projects: spec.projects && new Set(spec.projects),
+    guard: upstream.guard,
+  };
 }
 
 const QUIET: RetryListener = { attempt() {}, fallback() {} };

@@ -12,6 +12,7 @@ import { embeddingsCall } from "./llm-embeddings.js";
 import { RESPONSES_ENDPOINT, responsesForwarder } from "./llm-responses.js";
 import { syntheticAgent } from "./synthetic-agent.js";
 import type { Agent, AgentInfo, AgentRegistry, FileSearch } from "./types.js";
+import { UpstreamGuards } from "./upstream-guard.js";
 import type { RetryListener } from "./upstream-retry.js";
 import type { UpstreamErrorListener } from "./upstream-wire.js";
 
@@ -31,6 +32,8 @@ export interface RegistryOptions {
   onUpstreamError?: UpstreamErrorListener;
   /** Told of every try of an upstream and every move to a fallback (the metrics). */
   onRetry?: RetryListener;
+  /** Each upstream's circuit breaker and retry budget (built with the configured settings). */
+  guards?: UpstreamGuards;
 }
 
 const QUIET_RETRIES: RetryListener = { attempt() {}, fallback() {} };
@@ -50,6 +53,8 @@ export class ConfiguredAgents implements AgentRegistry {
   private readonly byAlias = new Map<string, Entry>();
   /** One keep-alive pool for every upstream call. */
   readonly dispatcher: UndiciAgent;
+  /** Each llm agent's upstream breaker and retry budget. */
+  readonly guards: UpstreamGuards;
 
   constructor(opts: RegistryOptions) {
     const t = opts.timeouts ?? { headersMs: 600_000, idleMs: 300_000 };
@@ -59,6 +64,7 @@ export class ConfiguredAgents implements AgentRegistry {
       headersTimeout: t.headersMs,
       bodyTimeout: t.idleMs,
     });
+    this.guards = opts.guards ?? new UpstreamGuards();
     const created = Math.floor(Date.now() / 1000);
     const problems = fallbackProblems(opts.specs);
     const upstreams = this.upstreams(opts, problems);
@@ -85,8 +91,10 @@ export class ConfiguredAgents implements AgentRegistry {
         const chain = [spec.id, ...(spec.fallbacks ?? [])].map((id) => callers.get(id)).filter((c) => c !== undefined);
         agent = llmAgent(info, chain, t.headersMs, opts.onRetry);
         if (agent && spec.embeddings) agent.embed = embeddingsCall(info, spec, upstreams.get(spec.id)!);
-        if (spec.responses)
+        if (spec.responses) {
           agent.forwardResponses = this.forwarder(spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
+          agent.builtinTools = new Set(spec.builtin_tools);
+        }
         if (spec.completions)
           agent.runCompletion = this.textCompleter(info, spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
       }
@@ -121,6 +129,7 @@ export class ConfiguredAgents implements AgentRegistry {
           apiKey,
           dispatcher: this.dispatcher,
           onError: opts.onUpstreamError,
+          guard: this.guards.of(spec.id),
         });
     }
     return upstreams;

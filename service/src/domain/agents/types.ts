@@ -126,6 +126,8 @@ export interface Agent extends AgentInfo {
    * the chunks and answer being text_completion members.
    */
   runCompletion?: (request: ChatRequest, ctx: AgentContext) => AsyncIterable<AgentEvent>;
+  /** Built-in tools the upstream may be asked to run (`builtin_tools`), for agents with `forwardResponses`. */
+  builtinTools?: ReadonlySet<string>;
 }
 
 /** An upstream's Responses answer, checked to be one: the response object, or its stream's events as parsed. */

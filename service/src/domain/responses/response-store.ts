@@ -4,13 +4,23 @@
  * one recursive query, bounded in depth and in bytes, so any replica rebuilds the same history.
  * A response older than the retention is as unknown as a deleted one on every read, judged by the
  * database's clock so all replicas agree; `deleteExpired` removes such rows (retention-sweep.ts).
+ * Each project's stored bytes are counted beside the rows (migration 010), in the same statement
+ * or transaction, for the per-project cap (RESPONSES_PROJECT_MAX_BYTES) and the metrics.
  */
 import type { Db } from "../../store/db.js";
 import type { ContentPart, InputItem, OutputItem, ResponseObject } from "./types.js";
 
 /** The most responses one conversation chains (OpenAI states no bound; a client loop must not walk forever). */
 export const MAX_CHAIN_DEPTH = 256;
-/** The most stored JSON one conversation rebuilds, in bytes: what a request may carry upstream at most. */
+/**
+ * The most stored JSON one conversation rebuilds by default, in bytes (RESPONSES_CHAIN_MAX_BYTES).
+ * The rebuild (read, parse, translate, serialize for the upstream) runs on the event loop at about
+ * 30–50 ms per MiB: 29 MiB chains held /health for seconds with 8 such requests in parallel. At
+ * 1 MiB (some 250k tokens of English, more than most models' context) 8 at once cost the loop
+ * about what 8 ordinary 1 MiB requests do (service/bench/chain.ts measures it).
+ */
+export const DEFAULT_CHAIN_MAX_BYTES = 1024 * 1024;
+/** The largest RESPONSES_CHAIN_MAX_BYTES: what an upstream answer may be (MAX_ANSWER_BYTES). */
 export const MAX_CHAIN_BYTES = 32 * 1024 * 1024;
 
 /** Why a conversation cannot be rebuilt. */
@@ -25,6 +35,8 @@ interface Row {
 export interface ResponseStoreOptions {
   /** Days a response is kept after its creation; 0 (the default): forever. */
   retentionDays?: number;
+  /** The most stored bytes one conversation rebuilds (RESPONSES_CHAIN_MAX_BYTES); default DEFAULT_CHAIN_MAX_BYTES. */
+  chainMaxBytes?: number;
 }
 
 export class ResponseStore {
@@ -32,8 +44,10 @@ export class ResponseStore {
   /** SQL true for a row still within the retention (`r.` prefixed where the query aliases the table). */
   private readonly live: (table?: string) => string;
   private readonly cutoff?: string;
+  private readonly chainMaxBytes: number;
   constructor(db: Db, opts: ResponseStoreOptions = {}) {
     this.db = db;
+    this.chainMaxBytes = opts.chainMaxBytes ?? DEFAULT_CHAIN_MAX_BYTES;
     const days = opts.retentionDays ?? 0;
     if (!Number.isSafeInteger(days) || days < 0)
       throw new RangeError(`retentionDays must be a whole number of days, not ${days}`);
@@ -45,18 +59,36 @@ export class ResponseStore {
   async save(projectId: string, response: ResponseObject, items: readonly InputItem[]): Promise<void> {
     const input = JSON.stringify(items);
     const body = JSON.stringify(response);
-    await this.db.query(
-      "INSERT INTO responses (id, project_id, previous_response_id, created_at, input_items, response, bytes) VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7)",
-      [
-        response.id,
-        projectId,
-        response.previous_response_id,
-        response.created_at,
-        input,
-        body,
-        Buffer.byteLength(input) + Buffer.byteLength(body),
-      ],
+    const bytes = Buffer.byteLength(input) + Buffer.byteLength(body);
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        "INSERT INTO responses (id, project_id, previous_response_id, created_at, input_items, response, bytes) VALUES ($1, $2, $3, to_timestamp($4), $5, $6, $7)",
+        [response.id, projectId, response.previous_response_id, response.created_at, input, body, bytes],
+      );
+      await tx.query(
+        `INSERT INTO response_project_bytes (project_id, bytes) VALUES ($1, $2)
+         ON CONFLICT (project_id) DO UPDATE SET bytes = response_project_bytes.bytes + EXCLUDED.bytes`,
+        [projectId, bytes],
+      );
+    });
+  }
+
+  /** Bytes the project's stored responses take (expired ones count until the sweep removes them). */
+  async storedBytes(projectId: string): Promise<number> {
+    const { rows } = await this.db.query<{ bytes: string }>(
+      "SELECT bytes::text AS bytes FROM response_project_bytes WHERE project_id = $1",
+      [projectId],
     );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  /** The projects storing the most bytes, largest first (the metrics; at most `limit`). */
+  async largestProjects(limit: number): Promise<Array<{ projectId: string; bytes: number }>> {
+    const { rows } = await this.db.query<{ project_id: string; bytes: string }>(
+      "SELECT project_id, bytes::text AS bytes FROM response_project_bytes WHERE bytes > 0 ORDER BY bytes DESC LIMIT $1",
+      [limit],
+    );
+    return rows.map((r) => ({ projectId: r.project_id, bytes: Number(r.bytes) }));
   }
 
   async get(projectId: string, id: string): Promise<ResponseObject | undefined> {
@@ -78,7 +110,10 @@ export class ResponseStore {
   /** True when it was there to delete; an expired row goes too, but was not there for the caller. */
   async delete(projectId: string, id: string): Promise<boolean> {
     const { rows } = await this.db.query<{ live: boolean }>(
-      `DELETE FROM responses WHERE project_id = $1 AND id = $2 RETURNING ${this.live()} AS live`,
+      `WITH gone AS (DELETE FROM responses WHERE project_id = $1 AND id = $2 RETURNING bytes, ${this.live()} AS live),
+            counted AS (UPDATE response_project_bytes SET bytes = bytes - (SELECT sum(bytes) FROM gone)
+                         WHERE project_id = $1 AND EXISTS (SELECT 1 FROM gone))
+       SELECT live FROM gone`,
       [projectId, id],
     );
     return rows[0]?.live === true;
@@ -90,12 +125,19 @@ export class ResponseStore {
    */
   async deleteExpired(limit: number): Promise<number> {
     if (!this.cutoff) return 0;
-    const { rowCount } = await this.db.query(
-      `DELETE FROM responses WHERE id IN (
-         SELECT id FROM responses WHERE created_at <= ${this.cutoff} ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+    const { rows } = await this.db.query<{ removed: string }>(
+      `WITH gone AS (
+         DELETE FROM responses WHERE id IN (
+           SELECT id FROM responses WHERE created_at <= ${this.cutoff} ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING project_id, bytes),
+       counted AS (
+         UPDATE response_project_bytes t SET bytes = t.bytes - g.bytes
+           FROM (SELECT project_id, sum(bytes) AS bytes FROM gone GROUP BY project_id) g
+          WHERE t.project_id = g.project_id)
+       SELECT count(*)::text AS removed FROM gone`,
       [limit],
     );
-    return rowCount;
+    return Number(rows[0].removed);
   }
 
   /**
@@ -120,8 +162,10 @@ export class ResponseStore {
     if (links.length > MAX_CHAIN_DEPTH)
       throw new ConversationTooLong(`the conversation chains more than ${MAX_CHAIN_DEPTH} responses`);
     const bytes = links.reduce((sum, link) => sum + Number(link.bytes), 0);
-    if (bytes > MAX_CHAIN_BYTES)
-      throw new ConversationTooLong(`the conversation's stored items exceed ${MAX_CHAIN_BYTES} bytes`);
+    if (bytes > this.chainMaxBytes)
+      throw new ConversationTooLong(
+        `the conversation's stored items take ${bytes} bytes, over the ${this.chainMaxBytes} a continuation may rebuild (RESPONSES_CHAIN_MAX_BYTES)`,
+      );
     const { rows } = await this.db.query<Row>(
       `SELECT id, input_items, response FROM responses WHERE project_id = $1 AND id = ANY($2) AND ${this.live()}`,
       [projectId, links.map((l) => l.id)],

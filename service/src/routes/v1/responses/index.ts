@@ -12,7 +12,7 @@ import { listedItem } from "../../../domain/responses/input-items.js";
 import { responses } from "../../responses.js";
 import { forwardJson, forwardStream } from "./forward.js";
 import { jsonResponse } from "./json.js";
-import { prepareRun, type PreparedRun } from "./prepare.js";
+import { prepareRun, refuseOverQuota, type PreparedRun } from "./prepare.js";
 import { DeletedResponse, InputItemList, ResponseIdParams, ResponseObject, ResponsesBody } from "./schema.js";
 import { streamResponse } from "./stream.js";
 
@@ -42,6 +42,7 @@ export default async function responsesRoutes(instance: FastifyInstance) {
       try {
         if (request.validationError) throw request.validationError;
         prepared = await prepareRun(app.agents, store, request.auth.projectId, body);
+        await refuseOverQuota(store, request.auth.projectId, prepared, app.config.responsesProjectMaxBytes);
       } catch (err) {
         await app.keyLimits.countRequest(request, reply);
         throw err;

@@ -5,6 +5,14 @@
  */
 import { invalidParam, previousResponseNotFound } from "../../../errors.js";
 import { chatAgent } from "../../../domain/agents/chat-agent.js";
+import {
+  invalidParam,
+  modelNotFound,
+  previousResponseNotFound,
+  storageQuotaExceeded,
+  toolNotAllowed,
+} from "../../../errors.js";
+import { CLIENT_TOOL_TYPES } from "../../../domain/agents/agent-spec.js";
 import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
 import { RESPONSE_ID } from "../../../domain/responses/ids.js";
 import { inputItems } from "../../../domain/responses/input-items.js";
@@ -45,6 +53,19 @@ async function history(store: ResponseStore, projectId: string, id: string): Pro
 }
 
 /**
+ * A built-in tool (file_search, code_interpreter, mcp, web_search…) runs on the upstream, on this
+ * deployment's account and out of the meter's sight: only those the agent declares may be sent.
+ */
+function refuseUndeclaredTools(agent: Agent, tools: readonly unknown[] | undefined): void {
+  tools?.forEach((tool, i) => {
+    const type = tool && typeof tool === "object" ? (tool as { type?: unknown }).type : undefined;
+    const name = typeof type === "string" ? type : String(type);
+    if (CLIENT_TOOL_TYPES.includes(name) || agent.builtinTools?.has(name)) return;
+    throw toolNotAllowed(`tools[${i}].type`, name, agent.id);
+  });
+}
+
+/**
  * The body for an upstream's own /responses: the client's fields, the whole conversation as
  * `input` (without this server's item ids, which the upstream never stored). The chat messages
  * are the run's token estimate only.
@@ -66,6 +87,23 @@ function forwardRequest(body: ResponsesBody, conversation: InputItem[]): ChatReq
   return { messages, fields: { ...fields, input }, stream: body.stream === true };
 }
 
+/**
+ * A run that will be stored is refused once the project's stored responses would pass its cap
+ * (RESPONSES_PROJECT_MAX_BYTES; 0: none), before anything runs. Counted from the shared store,
+ * so replicas agree; runs in flight at once may each pass, by at most their own size.
+ */
+export async function refuseOverQuota(
+  store: ResponseStore,
+  projectId: string,
+  prepared: PreparedRun,
+  capBytes: number,
+): Promise<void> {
+  if (capBytes === 0 || !prepared.response.store) return;
+  const stored = await store.storedBytes(projectId);
+  if (stored + Buffer.byteLength(JSON.stringify(prepared.items)) > capBytes)
+    throw storageQuotaExceeded(stored, capBytes);
+}
+
 export async function prepareRun(
   agents: AgentRegistry,
   store: ResponseStore,
@@ -76,6 +114,7 @@ export async function prepareRun(
   const items = inputItems(body.input);
   const before = body.previous_response_id ? await history(store, projectId, body.previous_response_id) : [];
   const forward = agent.forwardResponses !== undefined;
+  if (forward) refuseUndeclaredTools(agent, body.tools);
   const chat = forward ? forwardRequest(body, [...before, ...items]) : toChat(body, before, items, agent.kind);
   return { agent, history: before, items, chat, forward, response: newResponse(body) };
 }
