@@ -10,6 +10,8 @@ import { z } from "zod";
 import { parseBytes } from "./byte-size.js";
 import { LOG_FORMATS, type LogFormat } from "./http/log-format.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
+import { microsOf } from "./domain/spend/cost.js";
+import { PERIOD_SYNTAX, parsePeriod } from "./domain/spend/budget-period.js";
 
 export type BlobStoreConfig =
   | { kind: "local"; dir: string }
@@ -31,6 +33,18 @@ export type BlobStoreConfig =
       endpoint?: string;
     };
 
+/** A budget as configured: its limit in micro-dollars and its period as written (`30d`, `1mo`, `total`). */
+export interface BudgetSetting {
+  limitMicros: number;
+  period: string;
+}
+
+export interface BudgetDefaults {
+  key?: BudgetSetting;
+  project?: BudgetSetting;
+  webhookUrl?: string;
+}
+
 export interface ServiceConfig {
   /** Address the server binds (HOST). */
   host: string;
@@ -44,6 +58,11 @@ export interface ServiceConfig {
   rateLimitRpm?: number;
   /** Tokens (prompt + completion) per minute per API key (RATE_LIMIT_TPM): a key's own may only be lower; undefined: unlimited. */
   rateLimitTpm?: number;
+  /**
+   * Budgets by default (BUDGET_KEY_USD/_PERIOD for each new key, BUDGET_PROJECT_USD/_PERIOD for a
+   * project without its own) and where budget alerts are posted (BUDGET_WEBHOOK_URL).
+   */
+  budgets: BudgetDefaults;
   /** Redis shared by the replicas for rate limits (REDIS_URL, rediss:// for TLS); unset: per process. */
   redisUrl?: string;
   /** Bounds on every Redis call (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a limit is counted per replica. */
@@ -261,6 +280,31 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   );
 }
 
+/** A default budget: `<PREFIX>_USD` (dollars, up to 6 decimals) and `<PREFIX>_PERIOD` (default 1mo). */
+function budgetSetting(env: Env, prefix: string): BudgetSetting | undefined {
+  const amount = z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/)
+    .transform((v) => microsOf(Number(v)))
+    .pipe(z.number().int().positive());
+  const limitMicros = read<number | undefined>(
+    env,
+    `${prefix}_USD`,
+    amount,
+    undefined,
+    "a positive amount of USD such as 10 or 2.5",
+  );
+  const period = read(
+    env,
+    `${prefix}_PERIOD`,
+    z.string().refine((p) => parsePeriod(p) !== undefined),
+    "1mo",
+    PERIOD_SYNTAX,
+  );
+  return limitMicros === undefined ? undefined : { limitMicros, period };
+}
+
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
 function jwtSecretFor(env: Env, dataDir: string): string {
   const given = optionalText(env, "JWT_SECRET", "any text (a long random one)", true);
@@ -393,6 +437,11 @@ function readConfig(env: Env): ServiceConfig {
     corsOrigins: origins(env, "CORS_ORIGINS"),
     rateLimitRpm: optionalInt(env, "RATE_LIMIT_RPM", 1, 2 ** 31 - 1),
     rateLimitTpm: optionalInt(env, "RATE_LIMIT_TPM", 1, 2 ** 31 - 1),
+    budgets: {
+      key: budgetSetting(env, "BUDGET_KEY"),
+      project: budgetSetting(env, "BUDGET_PROJECT"),
+      webhookUrl: url(env, "BUDGET_WEBHOOK_URL", ["http", "https"], true),
+    },
     redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
     redisTimeouts: {
       connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1),

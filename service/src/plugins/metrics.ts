@@ -6,6 +6,7 @@
 import fp from "fastify-plugin";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
+import { SpendMetrics } from "../metrics/spend-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
 import type { SweepCounts } from "../domain/responses/retention-sweep.js";
 
@@ -37,6 +38,7 @@ export interface ServiceMetrics {
 declare module "fastify" {
   interface FastifyInstance {
     chatMetrics: ChatMetrics;
+    spendMetrics: SpendMetrics;
     metrics: ServiceMetrics;
   }
 }
@@ -67,6 +69,7 @@ export default fp<MetricsOptions>(
     collectDefaultMetrics({ register: registry });
     opts.requests.register(registry);
     app.decorate("chatMetrics", new ChatMetrics(registry));
+    app.decorate("spendMetrics", new SpendMetrics(registry));
 
     new Counter({
       name: "agentport_revocation_notifications_total",
