@@ -93,14 +93,16 @@ function toBudget(r: Row): ProjectBudget {
 
 /**
  * Micro-dollars the usage rows recorded for a key (or a whole project) since `start` (epoch ms).
- * Rows are per minute: a window that starts inside a minute counts that minute's spend whole.
+ * Rows are per minute: a window that starts inside a minute counts from the next whole minute, so
+ * a period shorter than a minute starts from 0, never from the last period's spend; a longer one
+ * misses at most its first partial minute.
  */
 export async function recordedSpend(
   db: Queryable,
   scope: { projectId: string; keyId?: string },
   start: number,
 ): Promise<number> {
-  const params: unknown[] = [scope.projectId, new Date(start - (start % 60_000)).toISOString()];
+  const params: unknown[] = [scope.projectId, new Date(Math.ceil(start / 60_000) * 60_000).toISOString()];
   const byKey = scope.keyId === undefined ? "" : `AND api_key_id = $${params.push(scope.keyId)}`;
   const { rows } = await db.query<{ spent: string | number | null }>(
     `SELECT sum(input_cost_micro_usd + output_cost_micro_usd) AS spent FROM usage_minutes
