@@ -47,6 +47,9 @@ export async function startSpendReplicas(agents: object[], env: Record<string, s
       JWT_SECRET,
       LOG_LEVEL: "silent",
       REDIS_URL,
+      // What is tested is the shared count: on a loaded test machine a Redis call past the default
+      // 250 ms would fall back to each replica's own count (the documented policy), which is not.
+      REDIS_COMMAND_TIMEOUT_MS: "5000",
       AGENTS_FILE: agentsFile,
       LLM_BASE_URL: stub.url,
       ...env,

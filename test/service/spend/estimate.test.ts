@@ -70,7 +70,7 @@ describe("the token estimate against the tokenizer", () => {
     expect(tokensOfText(text)).toBe(Math.ceil(text.length / 4));
   });
 
-  it("a prompt's estimate is the sum of its messages' text, string or parts", () => {
+  it("a prompt's estimate is the sum of its messages' text, string or parts, and their framing", () => {
     const e = estimateRun(
       [
         { role: "user", content: "abcd" },
@@ -79,7 +79,8 @@ describe("the token estimate against the tokenizer", () => {
       undefined,
       undefined,
     );
-    expect(e.prompt).toBe(1 + 6);
+    // The text's, plus the chat format's framing: 3, and 5 a message.
+    expect(e.prompt).toBe(1 + 6 + 3 + 2 * 5);
     expect(e.completionAsked).toBe(false);
   });
 });

@@ -59,9 +59,17 @@ export function tokensOfText(text: string): number {
   return Math.ceil(twelfths / 12);
 }
 
-/** The estimate of the conversation's text (string contents and text parts). */
+/**
+ * The chat format's framing, as OpenAI documents it for its chat models: 3 tokens a message and 3
+ * priming the reply, plus the role's name (one token each; two allowed). Left out, a short prompt
+ * reserved half of what it used.
+ */
+export const FRAMING_TOKENS = 3;
+export const MESSAGE_FRAMING_TOKENS = 5;
+
+/** The estimate of the conversation: its text (string contents and text parts) and its framing. */
 export function promptTokens(messages: readonly ChatMessage[]): number {
-  let tokens = 0;
+  let tokens = messages.length ? FRAMING_TOKENS + MESSAGE_FRAMING_TOKENS * messages.length : 0;
   for (const m of messages) {
     if (typeof m.content === "string") tokens += tokensOfText(m.content);
     else if (Array.isArray(m.content))
