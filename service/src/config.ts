@@ -285,7 +285,7 @@ function budgetSetting(env: Env, prefix: string): BudgetSetting | undefined {
   const amount = z
     .string()
     .trim()
-    .regex(/^\d{1,9}(\.\d{1,6})?$/)
+    .regex(/^\d{1,10}(\.\d{1,6})?$/)
     .transform((v) => microsOf(Number(v)))
     .pipe(z.number().int().positive());
   const limitMicros = read<number | undefined>(
