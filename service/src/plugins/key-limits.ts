@@ -19,7 +19,7 @@
  * the actual cost; a spent budget refuses with 429 `insufficient_quota`, naming it and its reset.
  * Keys with no limit and no budget skip all of it.
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import fp from "fastify-plugin";
 import {
   budgetExceeded,
@@ -34,7 +34,7 @@ import { tokenCounter } from "../domain/agents/tokens.js";
 import { estimateRun, tokensToReserve, type RunEstimate } from "../domain/limits/estimate.js";
 import { KeyLimiter, type Reserved } from "../domain/limits/key-limiter.js";
 import { MeteredRun, type RunOwner } from "../domain/limits/metered-run.js";
-import { ALERT_100, ALERT_80, type KeyLimits as WindowLimits } from "../domain/limits/windows.js";
+import { ALERT_100, ALERT_80, type KeyLimits as WindowLimits, type SpendDecision } from "../domain/limits/windows.js";
 import { runCost, usd, type Price } from "../domain/spend/cost.js";
 import { ProjectBudgets, recordedSpend } from "../domain/spend/project-budgets.js";
 import { runBudgets, type RunBudget } from "../domain/spend/run-budgets.js";
@@ -169,31 +169,81 @@ async function tokensUnder(tpm: number, estimate: RunEstimate, ask: RunAsk): Pro
   return tokens;
 }
 
+interface SpendDeps {
+  limiter: KeyLimiter;
+  alerts: BudgetAlerts;
+  refused(scope: "key" | "project"): void;
+  rateLimited(kind: "requests" | "tokens"): void;
+}
+
+/** The alerts a reservation raised: each budget's thresholds passed for the first time in its window. */
+function raiseCrossed(alerts: BudgetAlerts, budgets: RunBudget[], spend: SpendDecision): void {
+  spend.crossed.forEach((bits, i) => {
+    const b = budgets[i];
+    const alert = { scope: b.scope, id: b.ownerId, projectId: b.projectId, limitMicros: b.limit };
+    const rest = { spentMicros: spend.spent[i] ?? 0, period: b.period, resetsAt: b.end };
+    if (bits & ALERT_80) alerts.raise({ ...alert, ...rest, threshold: 80 });
+    if (bits & ALERT_100) alerts.raise({ ...alert, ...rest, threshold: 100 });
+  });
+}
+
+/** As a plain reservation, with the run's estimated cost against its budgets; throws the 429 of whichever refused. */
+async function reserveWithBudgets(
+  deps: SpendDeps,
+  keyId: string,
+  limits: { rpm?: number; tpm?: number },
+  tokens: number,
+  ask: { cost: number; budgets: RunBudget[] },
+): Promise<{ reserved: Reserved; headers: Record<string, string> }> {
+  const windows: WindowLimits = { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 };
+  const reserved = await deps.limiter.reserveSpend(keyId, windows, tokens, ask);
+  if (reserved.spend) raiseCrossed(deps.alerts, ask.budgets, reserved.spend);
+  const headers = limitHeaders(reserved, limits.rpm, limits.tpm);
+  if (reserved.allowed) return { reserved, headers };
+  const refused = reserved.spend?.refused;
+  if (refused !== undefined) {
+    deps.refused(ask.budgets[refused].scope);
+    throw budgetRefusal(ask.budgets[refused]);
+  }
+  const { err, kind } = refusal(reserved, limits.rpm, limits.tpm, headers);
+  deps.rateLimited(kind);
+  throw err;
+}
+
+/** The limiter (Redis, else memory), its budget windows seeded from the usage rows, and the budget alerts. */
+function limiterOf(app: FastifyInstance): { limiter: KeyLimiter; alerts: BudgetAlerts; spendDeps: SpendDeps } {
+  const alerts = new BudgetAlerts(
+    app.log,
+    (scope, threshold) => app.spendMetrics.alert(scope, threshold),
+    app.config.budgets.webhookUrl,
+  );
+  // A budget's window the limiter does not hold yet starts from what the usage rows recorded in it
+  // (this replica's latest sums written first).
+  const seed = async (window: unknown): Promise<number> => {
+    const b = window as RunBudget;
+    await app.usage.flush().catch(() => {});
+    const scope = { projectId: b.projectId, keyId: b.scope === "key" ? b.ownerId : undefined };
+    return recordedSpend(app.db, scope, b.start);
+  };
+  const limiter = new KeyLimiter(
+    app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))),
+    app.log,
+    app.metrics.limiterDegraded,
+    seed,
+  );
+  const spendDeps: SpendDeps = {
+    limiter,
+    alerts,
+    refused: (scope) => app.spendMetrics.refused(scope),
+    rateLimited: (kind) => app.metrics.rateLimited(kind),
+  };
+  return { limiter, alerts, spendDeps };
+}
+
 export default fp(
   async (app) => {
     const projectBudgets = new ProjectBudgets(app.db, app.config.budgets.project);
-    const alerts = new BudgetAlerts(
-      app.log,
-      (scope, threshold) => app.spendMetrics.alert(scope, threshold),
-      app.config.budgets.webhookUrl,
-    );
-    // A budget's window the limiter does not hold yet starts from what the usage rows recorded in it
-    // (this replica's latest sums written first).
-    const seed = async (window: unknown): Promise<number> => {
-      const b = window as RunBudget;
-      await app.usage.flush().catch(() => {});
-      return recordedSpend(
-        app.db,
-        { projectId: b.projectId, keyId: b.scope === "key" ? b.ownerId : undefined },
-        b.start,
-      );
-    };
-    const limiter = new KeyLimiter(
-      app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))),
-      app.log,
-      app.metrics.limiterDegraded,
-      seed,
-    );
+    const { limiter, alerts, spendDeps } = limiterOf(app);
     const spendMetrics = app.spendMetrics;
     const sinks = {
       limiter,
@@ -216,35 +266,6 @@ export default fp(
       const headers = limitHeaders(reserved, rpm, tpm);
       if (reserved.allowed) return { reserved, headers };
       const { err, kind } = refusal(reserved, rpm, tpm, headers);
-      app.metrics.rateLimited(kind);
-      throw err;
-    }
-
-    /** As `reserve`, with the run's estimated cost against its budgets; raises the alerts it crossed. */
-    async function reserveSpend(
-      keyId: string,
-      limits: { rpm?: number; tpm?: number },
-      tokens: number,
-      cost: number,
-      budgets: RunBudget[],
-    ): Promise<{ reserved: Reserved; headers: Record<string, string> }> {
-      const windows: WindowLimits = { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 };
-      const reserved = await limiter.reserveSpend(keyId, windows, tokens, { cost, budgets });
-      const spend = reserved.spend;
-      spend?.crossed.forEach((bits, i) => {
-        const b = budgets[i];
-        const alert = { scope: b.scope, id: b.ownerId, projectId: b.projectId, limitMicros: b.limit };
-        const rest = { spentMicros: spend.spent[i] ?? 0, period: b.period, resetsAt: b.end };
-        if (bits & ALERT_80) alerts.raise({ ...alert, ...rest, threshold: 80 });
-        if (bits & ALERT_100) alerts.raise({ ...alert, ...rest, threshold: 100 });
-      });
-      const headers = limitHeaders(reserved, limits.rpm, limits.tpm);
-      if (reserved.allowed) return { reserved, headers };
-      if (spend?.refused !== undefined) {
-        spendMetrics.refused(budgets[spend.refused].scope);
-        throw budgetRefusal(budgets[spend.refused]);
-      }
-      const { err, kind } = refusal(reserved, limits.rpm, limits.tpm, headers);
       app.metrics.rateLimited(kind);
       throw err;
     }
@@ -272,7 +293,10 @@ export default fp(
       const run = (reserved: Reserved | undefined) =>
         new MeteredRun(sinks, principal, ask.model, estimate, { reserved, price, cost }, tpm !== undefined);
       if (budgets.length > 0) {
-        const { reserved, headers } = await reserveSpend(principal.keyId, { rpm, tpm }, tokens, cost, budgets);
+        const { reserved, headers } = await reserveWithBudgets(spendDeps, principal.keyId, { rpm, tpm }, tokens, {
+          cost,
+          budgets,
+        });
         return { run: run(reserved), headers };
       }
       if (rpm === undefined && tpm === undefined) return { run: run(undefined), headers: {} };
