@@ -113,7 +113,7 @@ function budgetFlags(values: Values): NewKeyOptions["budget"] {
   if (values["budget-usd"] === undefined) return undefined;
   const usd = /^\d+(\.\d{1,6})?$/.test(values["budget-usd"].trim()) ? Number(values["budget-usd"]) : NaN;
   if (!(usd > 0)) fail(`--budget-usd takes USD above 0, such as 10 or 2.5 (got '${values["budget-usd"]}')`);
-  return { limit_usd: usd, period: values["budget-period"]! };
+  return { limit_usd: usd, period: values["budget-period"] };
 }
 
 /** The project's budget and what it spent in the current period. */
@@ -302,7 +302,7 @@ async function main(): Promise<void> {
       }
       case "budget": {
         const asked = values.remove ? null : budgetFlags(values);
-        printBudget(await ops.budget(project, asked), project, values.json!);
+        printBudget(await ops.budget(project, asked), project, values.json);
         break;
       }
       default:

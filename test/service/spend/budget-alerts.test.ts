@@ -19,11 +19,13 @@ afterEach(async () => {
 
 async function receiver(answer: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
   const bodies: unknown[] = [];
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
     let text = "";
-    for await (const part of req) text += String(part);
-    bodies.push(JSON.parse(text));
-    answer(bodies.length, req, res);
+    req.on("data", (part: Buffer) => (text += String(part)));
+    req.on("end", () => {
+      bodies.push(JSON.parse(text));
+      answer(bodies.length, req, res);
+    });
   });
   servers.push(server);
   server.listen(0, "127.0.0.1");
