@@ -4,7 +4,8 @@
  * Spend is summed in a plain map on the hot path and read at scrape time, as the chat metrics are.
  */
 import { Counter, type Registry } from "prom-client";
-import { usd } from "../domain/spend/cost.js";
+/** Micro-dollars as USD (the domain's cost.ts; metrics sit below the domain layer). */
+const usd = (micros: number) => micros / 1_000_000;
 
 export type BudgetScope = "key" | "project";
 
