@@ -107,10 +107,12 @@ const files = roots.flatMap(tsFiles);
  * layer and the ones below, never one above. Each entry is a folder or a file under service/src.
  */
 const serviceLayers: string[][] = [
-  ["errors.ts", "byte-size.ts", "version.ts", "validation.ts", "url-problem.ts", "yaml-problem.ts", "sse", "config.ts"],
+  ["errors.ts", "byte-size.ts", "version.ts", "validation.ts", "url-problem.ts", "yaml-problem.ts", "sse"],
   ["store", "blobs", "metrics"],
   ["telemetry"],
   ["domain"],
+  // The environment's reader composes what the modules below define (their settings and defaults).
+  ["config.ts"],
   ["http", "mcp"],
   ["plugins"],
   ["routes"],

@@ -90,6 +90,7 @@ export function serviceSettings(spec: StackSpec): ServiceSettings {
       ...(api.corsOrigins.length ? { CORS_ORIGINS: api.corsOrigins.join(",") } : {}),
       ...(api.rateLimitRpm ? { RATE_LIMIT_RPM: String(api.rateLimitRpm) } : {}),
       ...(api.rateLimitTpm ? { RATE_LIMIT_TPM: String(api.rateLimitTpm) } : {}),
+      ...budgetEnv(api.budgets),
       ...(api.responsesRetentionDays !== undefined
         ? { RESPONSES_RETENTION_DAYS: String(api.responsesRetentionDays) }
         : {}),
@@ -225,4 +226,18 @@ export function databaseUrl(
   const auth = spec.sqldb.global.sqldb.auth;
   const host = serviceHost(spec.platform.releaseName, spec.platform.namespace, "sqldb");
   return pulumi.secret(url(auth.username, sqldbPassword, host, 5432, auth.database));
+}
+
+/** The stack's default budgets and alert webhook as the service's variables (BUDGET_*). */
+function budgetEnv(budgets: StackSpec["api"]["budgets"]): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (budgets?.key)
+    Object.assign(env, { BUDGET_KEY_USD: String(budgets.key.limitUsd), BUDGET_KEY_PERIOD: budgets.key.period });
+  if (budgets?.project)
+    Object.assign(env, {
+      BUDGET_PROJECT_USD: String(budgets.project.limitUsd),
+      BUDGET_PROJECT_PERIOD: budgets.project.period,
+    });
+  if (budgets?.webhookUrl) env.BUDGET_WEBHOOK_URL = budgets.webhookUrl;
+  return env;
 }

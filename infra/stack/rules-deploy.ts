@@ -281,6 +281,15 @@ export const deployRules: Rule[] = [
       }
     });
   }),
+  rule(["api"], (s, report) => {
+    // As the service refuses a key's budget above its project's, the defaults must agree.
+    const { key, project } = s.api.budgets ?? {};
+    if (key && project && key.limitUsd > project.limitUsd)
+      report(
+        "api.budgets.key.limitUsd",
+        `must be at most api.budgets.project.limitUsd (${project.limitUsd}): a key's budget may not exceed its project's`,
+      );
+  }),
   rule(["api", "ingress"], (s, report) => {
     // The platform serves TLS from Ingress secrets in its own namespace: the API's Ingress (in
     // another namespace, for another host) needs a certificate of its own.

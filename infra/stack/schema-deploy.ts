@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { DEFAULT_FILE_MAX_BYTES } from "../constants.js";
 import { DOCDB_CA_FILE } from "../platform/postrender/docdb-ca.js";
+import { PERIOD_SYNTAX, parsePeriod } from "../../service/src/domain/spend/budget-period.js";
+import { MAX_BUDGET_USD } from "../../service/src/domain/spend/budget-fields.js";
 import {
   bool,
   bytes,
@@ -21,6 +23,23 @@ import {
   text,
   url,
 } from "./fields.js";
+
+/** A default budget (the service's BUDGET_KEY_* / BUDGET_PROJECT_*): USD per period, as the service reads them. */
+const budget = () =>
+  z.strictObject({
+    limitUsd: z
+      .number()
+      .positive("must be above 0")
+      .max(MAX_BUDGET_USD, `must be at most ${MAX_BUDGET_USD}`)
+      .refine(
+        (n) => Math.round(n * 1e6) === n * 1e6 || Math.abs(Math.round(n * 1e6) - n * 1e6) < 1e-6,
+        "must be exact to the micro-dollar (at most 6 decimals)",
+      ),
+    period: z
+      .string()
+      .refine((p) => parsePeriod(p) !== undefined, `must be ${PERIOD_SYNTAX}`)
+      .default("1mo"),
+  });
 
 /** A per-key limit: the service refuses more than a key's limit column stores (2^31 - 1) at start, so the stack does too. */
 const rateLimit = () =>
@@ -264,6 +283,13 @@ export const api = z.strictObject({
   rateLimitRpm: rateLimit(),
   /** Tokens per minute per API key, and the ceiling of a key's own (RATE_LIMIT_TPM); unset: unlimited. */
   rateLimitTpm: rateLimit(),
+  /**
+   * Budgets by default: each new key's (BUDGET_KEY_USD/_PERIOD), each project's without one of its
+   * own (BUDGET_PROJECT_USD/_PERIOD), and where 80%/100% alerts are posted (BUDGET_WEBHOOK_URL).
+   */
+  budgets: z
+    .strictObject({ key: budget().optional(), project: budget().optional(), webhookUrl: url().optional() })
+    .optional(),
   /** Days stored responses are kept (RESPONSES_RETENTION_DAYS, 0 forever); unset: the service's default, 30. Bounded as the service bounds it at start. */
   responsesRetentionDays: count().pipe(z.number().max(36_500, "must be at most 36500")).optional(),
   /** Browser origins allowed to call the API and MCP from other sites (CORS_ORIGINS); none by default. */

@@ -1,5 +1,6 @@
 /** The plain-text summary printed at the end of a run. */
-import { COMPARISON_HEADER, comparisonRows, gateRule, type Comparison } from "./baseline.js";
+import { COMPARISON_HEADER, comparisonRows, gateRule } from "./baseline.js";
+import type { Comparison } from "./run-report.js";
 import { columns, formatBytes, formatMs, headline } from "./format.js";
 import { approxBytes } from "./plan.js";
 import type { Slo } from "./slo.js";

@@ -50,6 +50,32 @@ export const ENV_DESCRIPTIONS: Record<string, EnvDescription> = {
       "tokens (prompt and completion) per minute per API key, and the ceiling of a key's own `rate_limits.tpm`; see [Rate limits](api.md#rate-limits)",
     shownDefault: "— (unlimited)",
   },
+  BUDGET_KEY_USD: {
+    group: limits,
+    meaning:
+      "each new key's budget in USD per `BUDGET_KEY_PERIOD` (a key's own `budget` replaces it); see [Spend and budgets](api.md#spend-and-budgets)",
+    shownDefault: "— (none)",
+  },
+  BUDGET_KEY_PERIOD: {
+    group: limits,
+    meaning: "the period of `BUDGET_KEY_USD`: `30s`, `15m`, `12h`, `7d`, `1mo` (calendar month, UTC) or `total`",
+  },
+  BUDGET_PROJECT_USD: {
+    group: limits,
+    meaning:
+      "the budget in USD per `BUDGET_PROJECT_PERIOD` of each project without one of its own; see [Spend and budgets](api.md#spend-and-budgets)",
+    shownDefault: "— (none)",
+  },
+  BUDGET_PROJECT_PERIOD: {
+    group: limits,
+    meaning: "the period of `BUDGET_PROJECT_USD`, as `BUDGET_KEY_PERIOD`",
+  },
+  BUDGET_WEBHOOK_URL: {
+    group: limits,
+    meaning:
+      "where budget alerts (80% and 100% of a key's or project's budget) are POSTed; bounded, retried, never holding a request",
+    shownDefault: "— (log line and metric only)",
+  },
   REDIS_URL: {
     group: limits,
     meaning:

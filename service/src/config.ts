@@ -7,6 +7,9 @@ import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import pino from "pino";
 import { z } from "zod";
+import type { BlobStoreConfig } from "./blobs/blob-config.js";
+import type { TracingConfig } from "./telemetry/tracing-config.js";
+import type { BudgetSetting } from "./domain/spend/budget-setting.js";
 import { parseBytes } from "./byte-size.js";
 import { urlProblem } from "./url-problem.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
@@ -17,26 +20,16 @@ import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.
 /** How log lines look (http/log-format.ts): `auto` is readable on a terminal and JSON elsewhere. */
 export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+import { microsOf } from "./domain/spend/cost.js";
+import { PERIOD_SYNTAX, parsePeriod } from "./domain/spend/budget-period.js";
 
-export type BlobStoreConfig =
-  | { kind: "local"; dir: string }
-  | {
-      kind: "s3";
-      bucket: string;
-      region: string;
-      endpoint?: string;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      forcePathStyle: boolean;
-    }
-  | {
-      kind: "azure";
-      container: string;
-      connectionString?: string;
-      account?: string;
-      accountKey?: string;
-      endpoint?: string;
-    };
+/** A budget as configured: its limit in micro-dollars and its period as written (`30d`, `1mo`, `total`). */
+
+export interface BudgetDefaults {
+  key?: BudgetSetting;
+  project?: BudgetSetting;
+  webhookUrl?: string;
+}
 
 export interface ServiceConfig {
   /** Address the server binds (HOST). */
@@ -51,6 +44,11 @@ export interface ServiceConfig {
   rateLimitRpm?: number;
   /** Tokens (prompt + completion) per minute per API key (RATE_LIMIT_TPM): a key's own may only be lower; undefined: unlimited. */
   rateLimitTpm?: number;
+  /**
+   * Budgets by default (BUDGET_KEY_USD/_PERIOD for each new key, BUDGET_PROJECT_USD/_PERIOD for a
+   * project without its own) and where budget alerts are posted (BUDGET_WEBHOOK_URL).
+   */
+  budgets: BudgetDefaults;
   /** Redis shared by the replicas for rate limits (REDIS_URL, rediss:// for TLS); unset: per process. */
   redisUrl?: string;
   /** Bounds on every Redis call (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a limit is counted per replica. */
@@ -133,11 +131,6 @@ export interface ServiceConfig {
 export type UpstreamGuardsConfig = GuardSettings;
 
 /** OpenTelemetry traces (the standard OTEL_* variables): on when an OTLP endpoint is set. */
-export interface TracingConfig {
-  /** Where spans are sent: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
-  tracesUrl: string;
-  protocol: "http/protobuf" | "http/json";
-}
 
 type Env = Record<string, string | undefined>;
 
@@ -300,6 +293,30 @@ export const MIN_JWT_SECRET_BYTES = 32;
  * (MAX_ANSWER_BYTES, 32 MiB): a larger body could not be used whole anyway.
  */
 export const MAX_JSON_BODY_LIMIT = 32 * 1024 * 1024;
+/** A default budget: `<PREFIX>_USD` (dollars, up to 6 decimals) and `<PREFIX>_PERIOD` (default 1mo). */
+function budgetSetting(env: Env, prefix: string): BudgetSetting | undefined {
+  const amount = z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}(\.\d{1,6})?$/)
+    .transform((v) => microsOf(Number(v)))
+    .pipe(z.number().int().positive());
+  const limitMicros = read<number | undefined>(
+    env,
+    `${prefix}_USD`,
+    amount,
+    undefined,
+    "a positive amount of USD such as 10 or 2.5",
+  );
+  const period = read(
+    env,
+    `${prefix}_PERIOD`,
+    z.string().refine((p) => parsePeriod(p) !== undefined),
+    "1mo",
+    PERIOD_SYNTAX,
+  );
+  return limitMicros === undefined ? undefined : { limitMicros, period };
+}
 
 /** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
 function jwtSecretFor(env: Env, dataDir: string): string {
@@ -456,6 +473,11 @@ function readConfig(env: Env): ServiceConfig {
     corsOrigins: origins(env, "CORS_ORIGINS"),
     rateLimitRpm: optionalInt(env, "RATE_LIMIT_RPM", 1, 2 ** 31 - 1),
     rateLimitTpm: optionalInt(env, "RATE_LIMIT_TPM", 1, 2 ** 31 - 1),
+    budgets: {
+      key: budgetSetting(env, "BUDGET_KEY"),
+      project: budgetSetting(env, "BUDGET_PROJECT"),
+      webhookUrl: url(env, "BUDGET_WEBHOOK_URL", ["http", "https"], true),
+    },
     redisUrl: url(env, "REDIS_URL", ["redis", "rediss"], true),
     redisTimeouts: {
       connectMs: int(env, "REDIS_CONNECT_TIMEOUT_MS", 1000, 1),

@@ -9,6 +9,10 @@ export type ErrorType =
   | "permission_error"
   | "not_found_error"
   | "rate_limit_error"
+  /** OpenAI's type for a request larger than a key's whole tokens-per-minute limit. */
+  | "tokens"
+  /** OpenAI's type (and code) for a spent quota: here, a key's or project's budget. */
+  | "insufficient_quota"
   | "server_error";
 
 /**
@@ -51,11 +55,13 @@ export const ERROR_CODES = [
   "response_not_found",
   "previous_response_not_found",
   "api_key_not_found",
+  "budget_not_found",
   "conflict",
   "rate_limit_exceeded",
   // tenant bounds
   "storage_quota_exceeded",
   "tool_not_allowed",
+  "insufficient_quota",
   // upstream and server
   "upstream_error",
   "upstream_timeout",
@@ -329,6 +335,36 @@ export const keyTokensRateLimited = (limit: number, used: number, reset: string,
       `Rate limit reached for tokens: ${limit} per minute for this API key, ${used} used. Retry after ${reset}.`,
     ),
     { "retry-after": String(retryAfterSeconds) },
+  );
+/**
+ * A request whose own size is larger than the key's whole tokens-per-minute limit: it could never
+ * run, whatever the window holds (OpenAI's "Request too large … on tokens per min (TPM)").
+ */
+export const requestTooLargeForTpm = (limit: number, requested: number) =>
+  new ApiError(
+    429,
+    `Request too large for this API key on tokens per min (TPM): Limit ${limit}, Requested ${requested}. The input or output tokens must be reduced in order to run successfully.`,
+    "tokens",
+    null,
+    "rate_limit_exceeded",
+  );
+/**
+ * A run refused because a budget is spent (OpenAI's `insufficient_quota`, type and code): which
+ * budget, its limit and period, and when it resets (Retry-After when it does).
+ */
+export const budgetExceeded = (scope: string, limitUsd: number, period: string, resetsAt: number | null) =>
+  withHeaders(
+    new ApiError(
+      429,
+      `You exceeded your current quota: this ${scope}'s budget of $${limitUsd} per ${period} is spent. ` +
+        (resetsAt === null
+          ? "It does not reset (period total): ask an owner to raise it."
+          : `It resets at ${new Date(resetsAt).toISOString()}.`),
+      "insufficient_quota",
+      null,
+      "insufficient_quota",
+    ),
+    resetsAt === null ? {} : { "retry-after": String(Math.max(1, Math.ceil((resetsAt - Date.now()) / 1000))) },
   );
 export const tooManyMcpSessions = (max: number) =>
   rateLimited(

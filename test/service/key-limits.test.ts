@@ -76,18 +76,18 @@ describe("MCP ask_* runs go through the metered path", () => {
     const key = await keyWith(t, { rateLimitTpm: 60 });
     const { client } = await streamableClient(url, bearer(key.secret));
     cleanups.push(() => client.close());
-    // Each run reserves ~2 + 20 tokens while the minute is not spent: 3 of 6 parallel calls run.
+    // Each run reserves 10 + 20 tokens (its text, the chat framing, its answer) while the minute is not spent: 2 of 6 parallel calls run.
     const results = await Promise.all(
       Array.from({ length: 6 }, () => client.callTool({ name: "ask_syn", arguments: { question: "Hello" } })),
     );
     const answered = results.filter((r) => !r.isError);
     const refused = results.filter((r) => r.isError);
-    expect(answered.length).toBe(3);
+    expect(answered.length).toBe(2);
     expect(firstText(answered[0])).toMatch(/^Lorem ipsum/);
     expect(firstText(refused[0])).toContain("Rate limit reached for tokens: 60 per minute");
     const usage = await usageOf(t, key.id);
-    expect(usage.requests).toBe(3);
-    expect(usage.output).toBe(60);
+    expect(usage.requests).toBe(2);
+    expect(usage.output).toBe(40);
     expect(usage.input).toBeGreaterThan(0);
   });
 
@@ -178,7 +178,8 @@ describe("a run is metered however it ends", () => {
       body: JSON.stringify({ model: "agentport/slow", stream: true, messages: [{ role: "user", content: "Hello" }] }),
       signal: abort.signal,
     });
-    expect(res.headers.get("x-ratelimit-remaining-tokens")).toBe(String(100_000 - 2 - 400));
+    // "Hello" is 2 tokens of text and 8 of the chat format's framing (estimate.ts).
+    expect(res.headers.get("x-ratelimit-remaining-tokens")).toBe(String(100_000 - 10 - 400));
     // Read a few deltas, then leave.
     const reader = res.body!.getReader();
     let seen = "";
@@ -202,11 +203,11 @@ describe("a run is metered however it ends", () => {
       payload: { model: "agentport/syn", messages: [{ role: "user", content: "Hello" }] },
     });
     const remaining = Number(next.headers["x-ratelimit-remaining-tokens"]);
-    expect(remaining).toBe(100_000 - usage.input - usage.output - 22);
+    expect(remaining).toBe(100_000 - usage.input - usage.output - 30);
   });
 
   it("settlement refunds: a small answer under a large max_tokens does not burn the window", async () => {
-    const llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], { RATE_LIMIT_TPM: "500" });
+    const llm = await startLlmTestApp([{ id: "echo", kind: "llm", model: "echo" }], { RATE_LIMIT_TPM: "5000" });
     cleanups.push(() => llm.close());
     const first = await llm.client.chat.completions.create({
       model: "agentport/echo",
@@ -214,11 +215,11 @@ describe("a run is metered however it ends", () => {
       messages: [{ role: "user", content: "hi" }],
     });
     expect(first.usage?.total_tokens).toBe(18);
-    // Reserved 1 + 2000 (refused for anyone else meanwhile), settled to the answer's 18.
+    // Reserved 9 + 2000 (refused for anyone else meanwhile), settled to the answer's 18.
     const second = await llm.client.chat.completions
       .create({ model: "agentport/echo", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
       .withResponse();
-    expect(second.response.headers.get("x-ratelimit-remaining-tokens")).toBe(String(500 - 18 - (1 + 10)));
+    expect(second.response.headers.get("x-ratelimit-remaining-tokens")).toBe(String(5000 - 18 - (9 + 10)));
   });
 });
 
@@ -268,9 +269,10 @@ describe("tokens per minute across replicas", () => {
       });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? a : b)));
     const served = answers.filter((r) => r.statusCode === 200);
-    // Each reserves 22 while the window is under 100: 22, 44, 66, 88, then 110 refuses the rest.
-    expect(served.length).toBe(5);
-    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
+    // Each reserves 30 (10 of prompt, 20 of answer) while the window is under 100: 30, 60, 90, 120,
+    // then the rest are refused: the limit plus one request's estimate.
+    expect(served.length).toBe(4);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(16);
   });
 });
 

@@ -38,6 +38,8 @@ async function replica(idleMs?: number) {
       return inner.reserve(key, limits, tokens, block, returned).then(async (grant) => (await hold, grant));
     },
     settle: (key, window, delta, requests) => inner.settle(key, window, delta, requests),
+    reserveSpend: (key, limits, tokens, spend) => inner.reserveSpend(key, limits, tokens, spend),
+    settleSpend: (budget, start, cost) => inner.settleSpend(budget, start, cost),
     close: () => inner.close(),
   };
   return { windows: new LeasedWindows(source, idleMs), counted };
@@ -252,6 +254,8 @@ describe("credit leasing over the shared windows", () => {
         return new Promise<Grant>((_, reject) => setTimeout(() => reject(new Error("Command timed out")), 50));
       },
       settle: async () => {},
+      reserveSpend: () => Promise.reject(new Error("not used")),
+      settleSpend: async () => {},
     };
     const windows = new LeasedWindows(stalled);
     const outcomes = await Promise.allSettled(

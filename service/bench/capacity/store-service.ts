@@ -65,7 +65,7 @@ export async function startOnScratchDatabase(agents: object[]): Promise<StoreSer
     databaseUrl: db.url,
     key,
     memberToken: () =>
-      signMemberToken({ userId: "bench", projectId: "default", role: "owner" }, JWT_SECRET, "HS512", 3600),
+      signMemberToken({ userId: "bench", projectId: "default", role: "owner" }, JWT_SECRET, undefined, 3600),
     async cpuMicros() {
       const { rows } = await sql.query<{ pid: number }>(
         "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",

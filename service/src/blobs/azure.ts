@@ -5,7 +5,7 @@
  */
 import { BlobServiceClient, RestError, StorageSharedKeyCredential, type ContainerClient } from "@azure/storage-blob";
 import type { Readable } from "node:stream";
-import type { BlobStoreConfig } from "../config.js";
+import type { BlobStoreConfig } from "./blob-config.js";
 import { assertKey, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions } from "./blob-store.js";
 import { counted } from "./counting.js";
 

@@ -2,7 +2,7 @@
  * The blob store the configuration names. Each cloud backend is imported only when configured:
  * their SDKs (AWS ~25 MB, Azure ~25 MB of RSS each) would otherwise sit in every process.
  */
-import type { BlobStoreConfig } from "../config.js";
+import type { BlobStoreConfig } from "./blob-config.js";
 import type { BlobStore } from "./blob-store.js";
 import { LocalBlobStore } from "./local.js";
 

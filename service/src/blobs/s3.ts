@@ -14,7 +14,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { Readable } from "node:stream";
-import type { BlobStoreConfig } from "../config.js";
+import type { BlobStoreConfig } from "./blob-config.js";
 import { assertKey, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions } from "./blob-store.js";
 import { counted } from "./counting.js";
 

@@ -1,6 +1,7 @@
 /**
  * `npm run keys -- create --name NAME [--project ID] [--rpm N] [--tpm N] [--expires-at T] [--json]`,
- * `keys list`, `keys delete ID`, `keys usage [--days N]`: API keys and their completions usage,
+ * `keys list`, `keys delete ID`, `keys usage [--days N]`: API keys and their completions usage and cost,
+ * `keys budget [--budget-usd USD --budget-period P | --remove]`: the project's budget,
  * for bootstrap and scripts; `keys token --project ID --role ROLE --ttl T`: a member's JWT.
  *
  * With DATABASE_URL the CLI works on the store directly. With the embedded store, PGlite holds
@@ -20,6 +21,7 @@ import {
   type KeyOps,
   type ListedKey,
   type NewKeyOptions,
+  type ProjectBudgetView,
 } from "./key-ops.js";
 import { isRole, mintToken, parseTtl } from "./token-command.js";
 import { summarize, usageTable } from "./usage-summary.js";
@@ -28,11 +30,15 @@ const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--rpm N
        npm run keys -- list [--project ID] [--json]
        npm run keys -- delete KEY_ID [--project ID] [--json]
        npm run keys -- usage [--days N] [--project ID] [--json]
+       npm run keys -- budget [--project ID] [--budget-usd USD --budget-period P | --remove] [--json]
        npm run keys -- token [--project ID] [--role ROLE] [--ttl T] [--user ID] [--json]
 
   -n, --name NAME               the new key's name (create)
       --rpm N, --tpm N          the new key's own requests and tokens per minute (create; default: RATE_LIMIT_RPM, RATE_LIMIT_TPM)
       --expires-at T            the key is refused after T, Unix seconds (create; default: never)
+      --budget-usd USD          the key's (create) or the project's (budget) budget, USD per period
+      --budget-period P         the budget's period: 30s, 15m, 12h, 7d, 1mo (calendar month, UTC) or total (default: 1mo)
+      --remove                  remove the project's own budget (budget)
       --days N                  usage of the last N days, today included (usage; default: 30)
   -p, --project ID              the project (default: default)
       --role ROLE               the token's role: ${MEMBER_ROLES.join(", ")} (token; default: member)
@@ -44,7 +50,7 @@ const USAGE = `usage: npm run keys -- create --name NAME [--project ID] [--rpm N
       --version                 the agentport version
 (use 'npm run -s keys …' to keep npm's own banner out of --json output)`;
 
-const COMMANDS = ["create", "list", "delete", "usage", "token"];
+const COMMANDS = ["create", "list", "delete", "usage", "token", "budget"];
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -69,6 +75,9 @@ function parseCommandLine() {
         json: { type: "boolean", default: false },
         client: { type: "string", default: "generic" },
         days: { type: "string", default: "30" },
+        "budget-usd": { type: "string" },
+        "budget-period": { type: "string", default: "1mo" },
+        remove: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -96,7 +105,26 @@ function newKeyOptions(values: Values): NewKeyOptions {
     fail("--expires-at takes Unix seconds, such as 1893456000");
   const rpm = countFlag(values.rpm, "--rpm", 1_000_000_000, "60");
   const tpm = countFlag(values.tpm, "--tpm", 1_000_000_000_000, "100000");
-  return { expiresAt, rpm, tpm };
+  return { expiresAt, rpm, tpm, budget: budgetFlags(values) };
+}
+
+/** `--budget-usd`/`--budget-period` as the API's `budget`; the server (or the store) checks the period. */
+function budgetFlags(values: Values): NewKeyOptions["budget"] {
+  if (values["budget-usd"] === undefined) return undefined;
+  const usd = /^\d+(\.\d{1,6})?$/.test(values["budget-usd"].trim()) ? Number(values["budget-usd"]) : NaN;
+  if (!(usd > 0)) fail(`--budget-usd takes USD above 0, such as 10 or 2.5 (got '${values["budget-usd"]}')`);
+  return { limit_usd: usd, period: values["budget-period"] };
+}
+
+/** The project's budget and what it spent in the current period. */
+function printBudget(view: ProjectBudgetView, project: string, json: boolean): void {
+  if (json) return void process.stdout.write(JSON.stringify({ project_id: project, ...view }) + "\n");
+  const resets = view.resets_at === null ? "never resets" : `resets ${new Date(view.resets_at * 1000).toISOString()}`;
+  process.stdout.write(
+    view.budget
+      ? `Project ${project}: budget $${view.budget.limit_usd} per ${view.budget.period}${view.default ? " (the deployment's default)" : ""}, $${view.spent_usd} spent, ${resets}.\n`
+      : `Project ${project} has no budget; $${view.spent_usd} spent in all.\n`,
+  );
 }
 
 /** The environment's problems, one per line, are a usage error too (exit 2), as for the server. */
@@ -161,9 +189,20 @@ function limitText(own: number | null, deployment: number | undefined, unit: str
 /** The new key with its secret, once: one JSON object, or text with the MCP configuration for `client`. */
 function printCreated(k: CreatedKey, project: string, client: McpClient, json: boolean, config: ServiceConfig): void {
   if (json) {
-    const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits } = k;
+    const { id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits, budget } = k;
     process.stdout.write(
-      JSON.stringify({ id, name, secret, base_url, mcp_json, mcp_configs, created_at, expires_at, rate_limits }) + "\n",
+      JSON.stringify({
+        id,
+        name,
+        secret,
+        base_url,
+        mcp_json,
+        mcp_configs,
+        created_at,
+        expires_at,
+        rate_limits,
+        budget,
+      }) + "\n",
     );
     return;
   }
@@ -172,7 +211,8 @@ function printCreated(k: CreatedKey, project: string, client: McpClient, json: b
       `  API secret key (shown once, store it now): ${k.secret}\n` +
       `  API base URL: ${k.base_url}\n` +
       `  Limits per minute: ${limitText(k.rate_limits.rpm, config.rateLimitRpm, "requests", "RATE_LIMIT_RPM")}, ` +
-      `${limitText(k.rate_limits.tpm, config.rateLimitTpm, "tokens", "RATE_LIMIT_TPM")}\n\n` +
+      `${limitText(k.rate_limits.tpm, config.rateLimitTpm, "tokens", "RATE_LIMIT_TPM")}\n` +
+      `  Budget: ${k.budget ? `$${k.budget.limit_usd} per ${k.budget.period}` : "none of its own"}\n\n` +
       `  MCP configuration (${client}):\n${mcpText(k.mcp_configs[client])}\n`,
   );
 }
@@ -258,7 +298,7 @@ async function main(): Promise<void> {
         const today = Math.floor(Date.now() / 86_400_000) * 86_400;
         const since = today - (days - 1) * 86_400;
         const names = new Map((await ops.list(project)).map((k) => [k.id, k.name]));
-        const rows = summarize(await ops.usage(project, since), names);
+        const rows = summarize(await ops.usage(project, since), names, await ops.costs(project, since));
         if (values.json) {
           process.stdout.write(JSON.stringify({ object: "list", start_time: since, data: rows }) + "\n");
         } else if (rows.length === 0) {
@@ -270,6 +310,11 @@ async function main(): Promise<void> {
             `Completions in project ${project} since ${new Date(since * 1000).toISOString().slice(0, 10)} (UTC), per key and model:\n\n${usageTable(rows)}\n`,
           );
         }
+        break;
+      }
+      case "budget": {
+        const asked = values.remove ? null : budgetFlags(values);
+        printBudget(await ops.budget(project, asked), project, values.json);
         break;
       }
       default:

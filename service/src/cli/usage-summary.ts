@@ -1,5 +1,7 @@
 /** `keys usage`: completions usage summed per key and model over the days asked, as JSON rows or a table. */
 import type { UsageResult } from "../domain/usage/usage-report.js";
+import type { CostResult } from "../domain/spend/cost-report.js";
+import { MICROS_PER_USD } from "../domain/spend/cost.js";
 import { table } from "./table.js";
 
 export interface KeyModelUsage {
@@ -10,11 +12,23 @@ export interface KeyModelUsage {
   num_model_requests: number;
   input_tokens: number;
   output_tokens: number;
+  /** What these runs cost (tokens × the agent's price), USD. */
+  cost_usd: number;
 }
 
 /** Sums daily results per key and model; rows ordered by key name, then model. */
-export function summarize(results: UsageResult[], names: Map<string, string>): KeyModelUsage[] {
+export function summarize(
+  results: UsageResult[],
+  names: Map<string, string>,
+  costs: CostResult[] = [],
+): KeyModelUsage[] {
   const rows = new Map<string, KeyModelUsage>();
+  // Summed in micro-dollars, so the total is exact; shown in USD.
+  const micros = new Map<string, number>();
+  for (const c of costs) {
+    const id = `${c.api_key_id}\n${c.model}`;
+    micros.set(id, (micros.get(id) ?? 0) + Math.round(c.amount.value * MICROS_PER_USD));
+  }
   for (const r of results) {
     const id = `${r.api_key_id}\n${r.model}`;
     let row = rows.get(id);
@@ -26,6 +40,7 @@ export function summarize(results: UsageResult[], names: Map<string, string>): K
         num_model_requests: 0,
         input_tokens: 0,
         output_tokens: 0,
+        cost_usd: (micros.get(id) ?? 0) / MICROS_PER_USD,
       };
       rows.set(id, row);
     }
@@ -43,7 +58,7 @@ export function summarize(results: UsageResult[], names: Map<string, string>): K
 
 export function usageTable(rows: KeyModelUsage[]): string {
   return table(
-    ["KEY", "NAME", "MODEL", "REQUESTS", "INPUT TOKENS", "OUTPUT TOKENS"],
+    ["KEY", "NAME", "MODEL", "REQUESTS", "INPUT TOKENS", "OUTPUT TOKENS", "COST (USD)"],
     rows.map((r) => [
       r.api_key_id,
       r.name ?? "(deleted)",
@@ -51,6 +66,7 @@ export function usageTable(rows: KeyModelUsage[]): string {
       String(r.num_model_requests),
       String(r.input_tokens),
       String(r.output_tokens),
+      r.cost_usd.toFixed(6),
     ]),
     3,
   );

@@ -33,6 +33,14 @@ export interface ApiKeyRecord {
   rateLimitRpm: number | null;
   /** Tokens per minute allowed to this key; null: the deployment's default. */
   rateLimitTpm: number | null;
+  /** This key's own budget (micro-dollars per period); null: none (its project's still applies). */
+  budget: KeyBudget | null;
+}
+
+/** A key's budget: a limit in micro-dollars per period (`30d`, `1mo`, `total`), its periods counted from the key's creation. */
+export interface KeyBudget {
+  limitMicros: number;
+  period: string;
 }
 
 /** Who a verified key speaks for. */
@@ -46,6 +54,9 @@ export interface ApiKeyPrincipal {
   rpm?: number;
   /** This key's own tokens-per-minute limit; undefined: the deployment's default. */
   tpm?: number;
+  /** This key's own budget, and when the key was made (its periods' anchor, epoch ms). */
+  budget?: KeyBudget;
+  createdAtMs?: number;
 }
 
 interface Row {
@@ -59,6 +70,8 @@ interface Row {
   expires_at: Date | string | null;
   rate_limit_rpm: number | null;
   rate_limit_tpm: number | null;
+  budget_micro_usd: string | number | null;
+  budget_period: string | null;
   secret_hash?: Uint8Array;
 }
 
@@ -81,11 +94,18 @@ function toRecord(r: Row): ApiKeyRecord {
     expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
     rateLimitRpm: r.rate_limit_rpm,
     rateLimitTpm: r.rate_limit_tpm,
+    budget: budgetOf(r),
   };
 }
 
+function budgetOf(r: Pick<Row, "budget_micro_usd" | "budget_period">): KeyBudget | null {
+  return r.budget_micro_usd === null || r.budget_period === null
+    ? null
+    : { limitMicros: Number(r.budget_micro_usd), period: r.budget_period };
+}
+
 const COLUMNS =
-  "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm, rate_limit_tpm";
+  "id, project_id, name, redacted, created_by, created_at, last_used_at, expires_at, rate_limit_rpm, rate_limit_tpm, budget_micro_usd, budget_period";
 
 export class ApiKeys {
   /**
@@ -169,12 +189,14 @@ export class ApiKeys {
     expiresAt?: Date;
     rateLimitRpm?: number;
     rateLimitTpm?: number;
+    budget?: KeyBudget;
   }): Promise<{ record: ApiKeyRecord; secret: string }> {
     const secret = KEY_PREFIX + randomBytes(32).toString("base64url");
     const id = "key_" + randomBytes(12).toString("base64url");
     const { rows } = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at, rate_limit_rpm, rate_limit_tpm)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      `INSERT INTO api_keys (id, project_id, name, secret_hash, redacted, created_by, expires_at, rate_limit_rpm, rate_limit_tpm,
+         budget_micro_usd, budget_period)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
       [
         id,
         input.projectId,
@@ -185,6 +207,8 @@ export class ApiKeys {
         input.expiresAt?.toISOString() ?? null,
         input.rateLimitRpm ?? null,
         input.rateLimitTpm ?? null,
+        input.budget?.limitMicros ?? null,
+        input.budget?.period ?? null,
       ],
     );
     return { record: toRecord(rows[0]), secret };
@@ -279,7 +303,7 @@ export class ApiKeys {
   private async lookup(hash: Buffer, digest: string): Promise<ApiKeyPrincipal | undefined> {
     const evictionsBefore = this.evictions;
     const { rows } = await this.db.query<Row>(
-      "SELECT id, project_id, name, secret_hash, expires_at, rate_limit_rpm, rate_limit_tpm FROM api_keys WHERE secret_hash = $1",
+      "SELECT id, project_id, name, secret_hash, created_at, expires_at, rate_limit_rpm, rate_limit_tpm, budget_micro_usd, budget_period FROM api_keys WHERE secret_hash = $1",
       [hash],
     );
     const row = rows[0];
@@ -299,6 +323,7 @@ export class ApiKeys {
       ...(expiresAtMs !== undefined && { expiresAtMs }),
       ...(row.rate_limit_rpm !== null && { rpm: row.rate_limit_rpm }),
       ...(row.rate_limit_tpm !== null && { tpm: row.rate_limit_tpm }),
+      ...(budgetOf(row) && { budget: budgetOf(row)!, createdAtMs: new Date(row.created_at).getTime() }),
     });
     // Cache only what was read while notifications were live and no eviction raced the read.
     if (evictionsBefore === this.evictions && this.db.notificationsLive()) this.verified.set(digest, principal);

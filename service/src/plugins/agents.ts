@@ -50,6 +50,10 @@ export default fp<AgentsPluginOptions>(
       guards: new UpstreamGuards(config.upstreamGuards, guardListener(app)),
     });
     app.decorate("agents", registry);
+    // Runs of an agent without a price cost 0: said once at start, so a missing price is not a surprise on the bill.
+    const unpriced = specs.filter((s) => s.kind === "llm" && !s.pricing).map((s) => s.id);
+    if (unpriced.length)
+      app.log.info({ agents: unpriced }, "agents without `pricing`: their runs are metered in tokens and cost 0");
     app.addHook("onClose", () => registry.close());
   },
   { name: "agents", dependencies: ["files", "metrics"] },

@@ -11,15 +11,34 @@
  *
  * Answers under a limit carry OpenAI's headers (`x-ratelimit-limit-*`, `-remaining-*`, `-reset-*`
  * for requests and tokens, remaining after this request's reservation); over it, 429
- * `rate_limit_exceeded` with Retry-After. Keys with no limit skip all of it.
+ * `rate_limit_exceeded` with Retry-After. A run whose own size is above the key's whole TPM is
+ * refused up front (OpenAI's "Request too large"), whatever the window holds.
+ *
+ * Money on the same path: a run of a key or project with a budget reserves its estimated cost
+ * (tokens × its agent's price) in the same script and round trip as its tokens, and settles it to
+ * the actual cost; a spent budget refuses with 429 `insufficient_quota`, naming it and its reset.
+ * Keys with no limit and no budget skip all of it.
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import fp from "fastify-plugin";
-import { keyRateLimited, keyTokensRateLimited, type ApiError } from "../errors.js";
+import {
+  budgetExceeded,
+  keyRateLimited,
+  keyTokensRateLimited,
+  requestTooLargeForTpm,
+  type ApiError,
+} from "../errors.js";
 import type { ChatMessage } from "../domain/agents/types.js";
-import { estimateRun } from "../domain/limits/estimate.js";
+import type { KeyBudget } from "../domain/api-keys.js";
+import { tokenCounter } from "../domain/agents/tokens.js";
+import { estimateRun, tokensToReserve, type RunEstimate } from "../domain/limits/estimate.js";
 import { KeyLimiter, type Reserved } from "../domain/limits/key-limiter.js";
 import { MeteredRun, type RunOwner } from "../domain/limits/metered-run.js";
+import { ALERT_100, ALERT_80, type KeyLimits as WindowLimits, type SpendDecision } from "../domain/limits/windows.js";
+import { runCost, usd, type Price } from "../domain/spend/cost.js";
+import { ProjectBudgets, recordedSpend } from "../domain/spend/project-budgets.js";
+import { runBudgets, type RunBudget } from "../domain/spend/run-budgets.js";
+import { BudgetAlerts } from "../domain/spend/budget-alerts.js";
 import { LeasedWindows } from "../domain/limits/leased-windows.js";
 import { RedisWindows } from "../domain/limits/redis-windows.js";
 import { tracedWindows } from "../domain/limits/traced-windows.js";
@@ -28,6 +47,8 @@ import { tracedWindows } from "../domain/limits/traced-windows.js";
 export interface RunPrincipal extends RunOwner {
   rpm?: number;
   tpm?: number;
+  budget?: KeyBudget;
+  createdAtMs?: number;
 }
 
 export interface RunAsk {
@@ -38,6 +59,10 @@ export interface RunAsk {
   agentCap?: number;
   /** The prompt's estimate when it is not chat messages (an embeddings input); replaces theirs. */
   promptTokens?: number;
+  /** Counts the prompt with the tokenizer, asked only when the estimate is above the key's whole TPM. */
+  exactPrompt?: () => Promise<number>;
+  /** The agent's price; default: the price of the agent `model` names. */
+  price?: Price;
 }
 
 /** A run that may start, with the headers its answer carries. */
@@ -60,6 +85,8 @@ declare module "fastify" {
     /** onRequest hook: one request unit against the key's RPM (routes whose request is a run skip it). */
     limitKeyRequests: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
     keyLimits: KeyLimits;
+    projectBudgets: ProjectBudgets;
+    budgetAlerts: BudgetAlerts;
   }
   interface FastifyContextConfig {
     /** The route's request is an agent run: it is counted when the run is reserved, not here. */
@@ -117,14 +144,113 @@ function refusal(
   return err;
 }
 
+/** The 429 for a spent budget, naming it and when it resets. */
+function budgetRefusal(budget: RunBudget): ApiError {
+  return budgetExceeded(budget.scope, usd(budget.limit), budget.period, budget.end);
+}
+
+/**
+ * The tokens a run reserves under `tpm` (its estimate, the default answer cap clamped to the
+ * limit); throws OpenAI's "Request too large" when the run's own size is above the whole limit,
+ * after counting its prompt with the tokenizer (the estimate errs high for some scripts).
+ */
+async function tokensUnder(tpm: number, estimate: RunEstimate, ask: RunAsk): Promise<number> {
+  let tokens = tokensToReserve(estimate, tpm);
+  if (tokens === "too large") {
+    const exact =
+      ask.exactPrompt ?? (ask.messages.length ? async () => (await tokenCounter()).prompt(ask.messages) : undefined);
+    if (exact) estimate.prompt = Math.min(estimate.prompt, await exact());
+    tokens = tokensToReserve(estimate, tpm);
+  }
+  if (tokens === "too large")
+    throw requestTooLargeForTpm(tpm, estimate.prompt + (estimate.completionAsked ? estimate.completion : 0));
+  // The settlement is relative to what was reserved: the answer's part is what the limit left for it.
+  estimate.completion = tokens - estimate.prompt;
+  return tokens;
+}
+
+interface SpendDeps {
+  limiter: KeyLimiter;
+  alerts: BudgetAlerts;
+  refused(scope: "key" | "project"): void;
+  rateLimited(kind: "requests" | "tokens"): void;
+}
+
+/** The alerts a reservation raised: each budget's thresholds passed for the first time in its window. */
+function raiseCrossed(alerts: BudgetAlerts, budgets: RunBudget[], spend: SpendDecision): void {
+  spend.crossed.forEach((bits, i) => {
+    const b = budgets[i];
+    const alert = { scope: b.scope, id: b.ownerId, projectId: b.projectId, limitMicros: b.limit };
+    const rest = { spentMicros: spend.spent[i] ?? 0, period: b.period, resetsAt: b.end };
+    if (bits & ALERT_80) alerts.raise({ ...alert, ...rest, threshold: 80 });
+    if (bits & ALERT_100) alerts.raise({ ...alert, ...rest, threshold: 100 });
+  });
+}
+
+/** As a plain reservation, with the run's estimated cost against its budgets; throws the 429 of whichever refused. */
+async function reserveWithBudgets(
+  deps: SpendDeps,
+  keyId: string,
+  limits: { rpm?: number; tpm?: number },
+  tokens: number,
+  ask: { cost: number; budgets: RunBudget[] },
+): Promise<{ reserved: Reserved; headers: Record<string, string> }> {
+  const windows: WindowLimits = { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 };
+  const reserved = await deps.limiter.reserveSpend(keyId, windows, tokens, ask);
+  if (reserved.spend) raiseCrossed(deps.alerts, ask.budgets, reserved.spend);
+  const headers = limitHeaders(reserved, limits.rpm, limits.tpm);
+  if (reserved.allowed) return { reserved, headers };
+  const refused = reserved.spend?.refused;
+  if (refused !== undefined) {
+    deps.refused(ask.budgets[refused].scope);
+    throw budgetRefusal(ask.budgets[refused]);
+  }
+  const { err, kind } = refusal(reserved, limits.rpm, limits.tpm, headers);
+  deps.rateLimited(kind);
+  throw err;
+}
+
+/** The limiter (Redis, else memory), its budget windows seeded from the usage rows, and the budget alerts. */
+function limiterOf(app: FastifyInstance): { limiter: KeyLimiter; alerts: BudgetAlerts; spendDeps: SpendDeps } {
+  const alerts = new BudgetAlerts(
+    app.log,
+    (scope, threshold) => app.spendMetrics.alert(scope, threshold),
+    app.config.budgets.webhookUrl,
+  );
+  // A budget's window the limiter does not hold yet starts from what the usage rows recorded in it
+  // (this replica's latest sums written first).
+  const seed = async (window: unknown): Promise<number> => {
+    const b = window as RunBudget;
+    await app.usage.flush().catch(() => {});
+    const scope = { projectId: b.projectId, keyId: b.scope === "key" ? b.ownerId : undefined };
+    return recordedSpend(app.db, scope, b.start);
+  };
+  const limiter = new KeyLimiter(
+    app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))),
+    app.log,
+    app.metrics.limiterDegraded,
+    seed,
+  );
+  const spendDeps: SpendDeps = {
+    limiter,
+    alerts,
+    refused: (scope) => app.spendMetrics.refused(scope),
+    rateLimited: (kind) => app.metrics.rateLimited(kind),
+  };
+  return { limiter, alerts, spendDeps };
+}
+
 export default fp(
   async (app) => {
-    const limiter = new KeyLimiter(
-      app.redis && new LeasedWindows(tracedWindows(new RedisWindows(app.redis))),
-      app.log,
-      app.metrics.limiterDegraded,
-    );
-    const sinks = { limiter, usage: app.usage, chat: app.chatMetrics };
+    const projectBudgets = new ProjectBudgets(app.db, app.config.budgets.project);
+    const { limiter, alerts, spendDeps } = limiterOf(app);
+    const spendMetrics = app.spendMetrics;
+    const sinks = {
+      limiter,
+      usage: app.usage,
+      chat: app.chatMetrics,
+      spend: (projectId: string, model: string, micros: number) => spendMetrics.spend(projectId, model, micros),
+    };
     // Registered after Redis, so this runs before its connection closes.
     app.addHook("onClose", () => limiter.close());
     const { rateLimitRpm, rateLimitTpm } = app.config;
@@ -149,18 +275,33 @@ export default fp(
       if (ask.promptTokens !== undefined) estimate.prompt = ask.promptTokens;
       const rpm = effectiveLimit(principal.rpm, rateLimitRpm);
       const tpm = effectiveLimit(principal.tpm, rateLimitTpm);
-      if (rpm === undefined && tpm === undefined)
-        return { run: new MeteredRun(sinks, principal, ask.model, estimate, undefined), headers: {} };
-      const { reserved, headers } = await reserve(
-        principal.keyId,
-        rpm,
-        tpm,
-        tpm === undefined ? 0 : estimate.prompt + estimate.completion,
-      );
-      return {
-        run: new MeteredRun(sinks, principal, ask.model, estimate, tpm === undefined ? undefined : reserved),
-        headers,
-      };
+      const price = ask.price ?? app.agents.resolve(principal.projectId, ask.model)?.price;
+      const project = await projectBudgets.get(principal.projectId);
+      const budgets = principal.budget || project ? runBudgets(principal, project, Date.now()) : [];
+      let tokens = 0;
+      if (tpm !== undefined) {
+        try {
+          tokens = await tokensUnder(tpm, estimate, ask);
+        } catch (err) {
+          app.metrics.rateLimited("tokens");
+          throw err;
+        }
+      }
+      const costOf = (e: RunEstimate) => runCost(price, { prompt: e.prompt, completion: e.completion });
+      const estimated = costOf(estimate);
+      const cost = estimated.input + estimated.output;
+      const run = (reserved: Reserved | undefined) =>
+        new MeteredRun(sinks, principal, ask.model, estimate, { reserved, price, cost }, tpm !== undefined);
+      if (budgets.length > 0) {
+        const { reserved, headers } = await reserveWithBudgets(spendDeps, principal.keyId, { rpm, tpm }, tokens, {
+          cost,
+          budgets,
+        });
+        return { run: run(reserved), headers };
+      }
+      if (rpm === undefined && tpm === undefined) return { run: run(undefined), headers: {} };
+      const { reserved, headers } = await reserve(principal.keyId, rpm, tpm, tokens);
+      return { run: run(tpm === undefined ? undefined : reserved), headers };
     }
 
     /** One request unit against the key's RPM, with its headers. */
@@ -170,6 +311,8 @@ export default fp(
       const { headers } = await reserve(request.auth.keyId, rpm, undefined, 0);
       void reply.headers(headers);
     }
+    app.decorate("projectBudgets", projectBudgets);
+    app.decorate("budgetAlerts", alerts);
     app.decorate("keyLimits", {
       get mode() {
         return limiter.mode;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { ChatMetrics } from "../metrics/chat-metrics.js";
+import { SpendMetrics } from "../metrics/spend-metrics.js";
 import type { RequestCounts } from "../metrics/request-counts.js";
 import type { SweepCounts } from "../domain/responses/retention-sweep.js";
 import type { GuardListener } from "../domain/agents/upstream-guard.js";
@@ -42,6 +43,7 @@ export interface ServiceMetrics {
 declare module "fastify" {
   interface FastifyInstance {
     chatMetrics: ChatMetrics;
+    spendMetrics: SpendMetrics;
     metrics: ServiceMetrics;
   }
 }
@@ -138,6 +140,7 @@ export default fp<MetricsOptions>(
     collectDefaultMetrics({ register: registry });
     opts.requests.register(registry);
     app.decorate("chatMetrics", new ChatMetrics(registry));
+    app.decorate("spendMetrics", new SpendMetrics(registry));
 
     new Counter({
       name: "agentport_revocation_notifications_total",

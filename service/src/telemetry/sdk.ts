@@ -12,7 +12,7 @@ import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
-import type { TracingConfig } from "../config.js";
+import type { TracingConfig } from "./tracing-config.js";
 import { SERVICE_VERSION } from "../version.js";
 import type { TracingHandle } from "./tracing-handle.js";
 

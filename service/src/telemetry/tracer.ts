@@ -3,7 +3,7 @@
  * plain path: tracing off costs one check, and the SDK is never loaded (dynamic import).
  */
 import type { Tracer } from "@opentelemetry/api";
-import type { TracingConfig } from "../config.js";
+import type { TracingConfig } from "./tracing-config.js";
 import type { TracingHandle } from "./tracing-handle.js";
 
 let started: Promise<TracingHandle> | undefined;

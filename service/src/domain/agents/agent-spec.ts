@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { fallbackProblems } from "./fallbacks.js";
+import { MAX_PRICE_USD, priceMicros, type Price } from "../spend/cost.js";
 
 const id = z
   .string()
@@ -41,6 +42,20 @@ export const BUILTIN_TOOL_TYPES = [
 export const CLIENT_TOOL_TYPES: readonly string[] = ["function", "custom"];
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
+/** USD per million tokens, exact to the micro-dollar (cost.ts keeps money in integers). */
+const usdPerMillion = z
+  .number()
+  .min(0)
+  .max(MAX_PRICE_USD)
+  .refine((n) => priceMicros(n) !== undefined, "must be exact to the micro-dollar (at most 6 decimals)");
+/** What the agent's runs cost: USD per million tokens, as providers list prices. */
+const pricing = z.strictObject({
+  input: usdPerMillion,
+  output: usdPerMillion,
+  /** Prompt tokens the upstream reports as cached (`prompt_tokens_details.cached_tokens`); absent: `input`. */
+  cached_input: usdPerMillion.optional(),
+});
+
 const common = {
   id,
   /** One line for humans and MCP tool descriptions. */
@@ -86,6 +101,8 @@ const llm = z.strictObject({
   completions: z.boolean().optional(),
   /** Built-in tools (BUILTIN_TOOL_TYPES) a tenant may have the upstream run; none when absent. Needs `responses: true`. */
   builtin_tools: z.array(z.enum(BUILTIN_TOOL_TYPES)).min(1).optional(),
+  /** Prices of its tokens (chat, Responses, embeddings, MCP `ask_*`); absent: its runs cost 0. */
+  pricing: pricing.optional(),
 });
 const files = z.strictObject({
   ...common,
@@ -211,4 +228,15 @@ export function validateAgents(doc: unknown, source: string): AgentSpec[] {
   if (!problems.length) problems.push(...fallbackProblems(specs, ["chat:latest"]), ...builtinToolProblems(specs));
   if (problems.length) throw new AgentsFileError(source, problems);
   return specs;
+}
+
+/** An llm agent's prices in micro-dollars per million tokens; undefined when it declares none. */
+export function priceOf(spec: AgentSpec): Price | undefined {
+  if (spec.kind !== "llm" || !spec.pricing) return undefined;
+  const { input, output, cached_input } = spec.pricing;
+  return {
+    input: priceMicros(input)!,
+    output: priceMicros(output)!,
+    ...(cached_input !== undefined && { cachedInput: priceMicros(cached_input)! }),
+  };
 }

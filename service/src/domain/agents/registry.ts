@@ -3,7 +3,7 @@
  * listed for specific projects. Model ids are `<prefix>/<agent id>`.
  */
 import { Agent as UndiciAgent } from "undici";
-import { AgentsFileError, type AgentSpec, type LlmSpec } from "./agent-spec.js";
+import { AgentsFileError, priceOf, type AgentSpec, type LlmSpec } from "./agent-spec.js";
 import { DEFAULT_AGENT_ID } from "./agents-file.js";
 import { filesAgent } from "./files-agent.js";
 import { fallbackProblems } from "./fallbacks.js";
@@ -98,6 +98,8 @@ export class ConfiguredAgents implements AgentRegistry {
         if (spec.completions)
           agent.runCompletion = this.textCompleter(info, spec, llmSpecs, upstreams, t.headersMs, opts.onRetry);
       }
+      const price = priceOf(spec);
+      if (agent && price) agent.price = price;
       if (agent) this.byModel.set(info.modelId, { agent, projects: spec.projects && new Set(spec.projects) });
     }
     this.indexAliases(problems);

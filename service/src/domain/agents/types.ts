@@ -2,6 +2,7 @@
  * The contract between agents and their callers (the chat completions route, the MCP tools).
  * An agent turns a chat request into a stream of events; callers shape them for their wire.
  */
+import type { Price } from "../spend/cost.js";
 import type { EventEmitter } from "node:events";
 
 export type AgentKind = "llm" | "files" | "synthetic";
@@ -64,7 +65,7 @@ export type AgentEvent =
    * Token counts; sent once, before the stream ends. `chunk`: the upstream's own usage chunk (its
    * members after the head), for callers whose client asked for one.
    */
-  | { type: "usage"; promptTokens: number; completionTokens: number; chunk?: string }
+  | { type: "usage"; promptTokens: number; completionTokens: number; cachedTokens?: number; chunk?: string }
   /** The answer is complete. */
   | { type: "finish"; reason: "stop" | "length" | "tool_calls" | "content_filter" };
 
@@ -108,6 +109,8 @@ export interface AgentInfo {
 export interface Agent extends AgentInfo {
   /** The most tokens its answer can have, when the agent has such a cap (what a run reserves). */
   maxCompletionTokens?: number;
+  /** Its prices (micro-dollars per million tokens); undefined: its runs cost 0. */
+  price?: Price;
   /**
    * Runs the agent. Errors before the first event reject the first `next()`; an upstream
    * failure is an `ApiError` (502) so callers can map it to a status or a stream error event.

@@ -124,12 +124,23 @@ export async function usageEvent(
 ): Promise<UsageEvent> {
   const reported =
     typeof usage === "object" && usage !== null
-      ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown })
+      ? (usage as {
+          prompt_tokens?: unknown;
+          completion_tokens?: unknown;
+          prompt_tokens_details?: { cached_tokens?: unknown } | null;
+        })
       : {};
   const prompt = isTokenCount(reported.prompt_tokens) ? reported.prompt_tokens : undefined;
   const answer = isTokenCount(reported.completion_tokens) ? reported.completion_tokens : undefined;
+  // Cached prompt tokens (priced at the agent's `cached_input`), when reported and at most the prompt.
+  const cached = reported.prompt_tokens_details?.cached_tokens;
   if (prompt !== undefined && answer !== undefined)
-    return { type: "usage", promptTokens: prompt, completionTokens: answer };
+    return {
+      type: "usage",
+      promptTokens: prompt,
+      completionTokens: answer,
+      ...(isTokenCount(cached) && cached <= prompt && cached > 0 && { cachedTokens: cached }),
+    };
   const tokens = await tokenCounter();
   return {
     type: "usage",

@@ -9,8 +9,11 @@
  * costs one bounded wait a second, not one per request. The outage is logged once when it starts
  * and once when it ends.
  */
-import type { LimitWindows, Decision, KeyLimits } from "./windows.js";
+import type { LimitWindows, Decision, KeyLimits, SpendAsk, BudgetWindow } from "./windows.js";
 import { MemoryWindows } from "./windows.js";
+
+/** The spend the store recorded in a budget's window (the usage rows), to seed a window the limiter does not hold. */
+export type SpendSeeder = (budget: BudgetWindow) => Promise<number>;
 
 const PROBE_EVERY_MS = 1_000;
 
@@ -22,6 +25,8 @@ export interface LimiterLog {
 /** Where a reservation was counted: settle it in the same place. */
 export interface Reserved extends Decision {
   store: LimitWindows;
+  /** The budgets it was counted against, to settle their cost. */
+  ask?: SpendAsk;
 }
 
 export class KeyLimiter {
@@ -31,6 +36,8 @@ export class KeyLimiter {
   private readonly shared: LimitWindows | undefined;
   private readonly log: LimiterLog;
   private readonly onDegraded: (degraded: boolean) => void;
+
+  private readonly seeder: SpendSeeder;
   /** The clock, in epoch ms (the probe's pace and the fallback's windows): tests move it. */
   private readonly now: () => number;
 
@@ -38,11 +45,13 @@ export class KeyLimiter {
     shared: LimitWindows | undefined,
     log: LimiterLog,
     onDegraded: (degraded: boolean) => void = () => {},
+    seeder: SpendSeeder = () => Promise.resolve(0),
     now: () => number = Date.now,
   ) {
     this.shared = shared;
     this.log = log;
     this.onDegraded = onDegraded;
+    this.seeder = seeder;
     this.now = now;
     this.memory = new MemoryWindows(now);
   }
@@ -70,10 +79,41 @@ export class KeyLimiter {
     }
   }
 
+  /**
+   * As `reserve`, with a run's cost against its budgets. A budget window the store does not hold yet
+   * (a new period, a restarted Redis) is seeded with the spend the usage rows recorded in it, and
+   * the reservation asked again: one extra round trip per budget and period, not per request.
+   */
+  async reserveSpend(key: string, limits: KeyLimits, tokens: number, ask: SpendAsk): Promise<Reserved> {
+    for (let attempt = 0; ; attempt++) {
+      const reserved = await this.reserveIn(key, limits, tokens, ask);
+      const unseeded = reserved.spend?.unseeded ?? [];
+      if (unseeded.length === 0 || attempt === 2) return { ...reserved, ask };
+      const seeds = await Promise.all(unseeded.map((i) => this.seeder(ask.budgets[i])));
+      unseeded.forEach((i, n) => (ask.budgets[i] = { ...ask.budgets[i], seed: seeds[n] }));
+    }
+  }
+
+  private async reserveIn(key: string, limits: KeyLimits, tokens: number, ask: SpendAsk): Promise<Reserved> {
+    const shared = this.shared;
+    if (!shared || (this.degraded && this.now() < this.nextProbeAt))
+      return { ...this.memory.reserveSpendNow(key, limits, tokens, ask), store: this.memory };
+    try {
+      const decision = await shared.reserveSpend(key, limits, tokens, ask);
+      this.recovered();
+      return { ...decision, store: shared };
+    } catch (err) {
+      this.failed(err);
+      return { ...this.memory.reserveSpendNow(key, limits, tokens, ask), store: this.memory };
+    }
+  }
+
   /** Settles a reservation where it was made; a failed settlement is dropped (the window ends anyway). */
-  settle(reserved: Reserved, key: string, delta: number): void {
-    if (delta === 0) return;
-    reserved.store.settle(key, reserved.window, delta).catch((err: unknown) => this.failed(err));
+  settle(reserved: Reserved, key: string, delta: number, costDelta = 0): void {
+    const failed = (err: unknown) => this.failed(err);
+    if (delta !== 0) reserved.store.settle(key, reserved.window, delta).catch(failed);
+    if (costDelta !== 0 && reserved.ask)
+      for (const b of reserved.ask.budgets) reserved.store.settleSpend(b.id, b.start, costDelta).catch(failed);
   }
 
   /** At shutdown: the last settlements are written while the connection is still open. */

@@ -17,7 +17,7 @@
  */
 // Leases are timed on the monotonic clock: a wall clock stepped back must not let one outlive its window.
 import { performance } from "node:perf_hooks";
-import type { Credit, CreditWindows, Decision, Grant, KeyLimits, LimitWindows } from "./windows.js";
+import type { Credit, CreditWindows, Decision, Grant, KeyLimits, LimitWindows, SpendAsk } from "./windows.js";
 
 /** The most requests of credit one grant carries. */
 export const BLOCK = 32;
@@ -143,6 +143,18 @@ export class LeasedWindows implements LimitWindows {
 
   settle(key: string, window: string, delta: number): Promise<void> {
     return this.source.settle(key, window, delta);
+  }
+
+  /**
+   * A run with a budget goes to Redis every time, without credit: a budget is money, counted one
+   * run at a time across the replicas (the key's lease, if any, stays for its runs without cost).
+   */
+  reserveSpend(key: string, limits: KeyLimits, tokens: number, spend: SpendAsk): Promise<Decision> {
+    return this.source.reserveSpend(key, limits, tokens, spend);
+  }
+
+  settleSpend(budget: string, start: number, cost: number): Promise<void> {
+    return this.source.settleSpend(budget, start, cost);
   }
 
   /** At shutdown: every unused credit goes back with the last settlements. */

@@ -7,12 +7,16 @@
  * The actual tokens are the agent's reported usage when it arrived; otherwise (a client gone, an
  * error, a shutdown before the usage) the prompt's estimate plus the tokens relayed so far,
  * counted from their characters like the estimate.
+ *
+ * Its cost is its tokens × its agent's price (domain/spend/cost.ts), recorded with the usage and
+ * settled against the budgets it reserved its estimated cost in, beside the tokens.
  */
 import type { AgentEvent } from "../agents/types.js";
 import type { UsageRecord } from "../usage/usage-meter.js";
 import type { ChatOutcome } from "../../metrics/chat-metrics.js";
 import type { KeyLimiter, Reserved } from "./key-limiter.js";
 import { tokensOfChars, type RunEstimate } from "./estimate.js";
+import { runCost, type Price, type RunCost } from "../spend/cost.js";
 
 export interface MeterSinks {
   limiter: KeyLimiter;
@@ -21,6 +25,8 @@ export interface MeterSinks {
     completed(model: string, stream: boolean, outcome: ChatOutcome): void;
     tokens(model: string, prompt: number, completion: number): void;
   };
+  /** A run's cost, for the spend counter per project and model. */
+  spend(projectId: string, model: string, micros: number): void;
 }
 
 export interface RunOwner {
@@ -32,6 +38,17 @@ export interface RunUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Of the prompt tokens, those the upstream served from its cache (when it said so). */
+  cached_tokens?: number;
+}
+
+/** What a run reserved: its key's window and budgets, and the cost it reserved in them. */
+export interface RunReservation {
+  reserved: Reserved | undefined;
+  /** The agent's price; undefined: the agent has none, its runs cost 0. */
+  price?: Price;
+  /** The estimated cost reserved in the budgets (micro-dollars). */
+  cost: number;
 }
 
 export class MeteredRun {
@@ -42,21 +59,29 @@ export class MeteredRun {
   private readonly owner: RunOwner;
   private readonly model: string;
   private readonly estimate: RunEstimate;
-  /** The key's reservation; undefined for a key without a token limit (nothing to settle). */
+  /** The key's reservation; undefined for a key without a token limit or budget (nothing to settle). */
   private readonly reserved: Reserved | undefined;
+  /** Whether the reservation holds the token estimate (a key with a token limit). */
+  private readonly tokensReserved: boolean;
+  private readonly price: Price | undefined;
+  private readonly costReserved: number;
 
   constructor(
     sinks: MeterSinks,
     owner: RunOwner,
     model: string,
     estimate: RunEstimate,
-    reserved: Reserved | undefined,
+    reservation: RunReservation,
+    tokensReserved = reservation.reserved !== undefined,
   ) {
     this.sinks = sinks;
     this.owner = owner;
     this.model = model;
     this.estimate = estimate;
-    this.reserved = reserved;
+    this.reserved = reservation.reserved;
+    this.price = reservation.price;
+    this.costReserved = reservation.cost;
+    this.tokensReserved = tokensReserved;
   }
 
   /** What the agent produced or reported, as the caller relays it. */
@@ -81,6 +106,7 @@ export class MeteredRun {
           prompt_tokens: event.promptTokens,
           completion_tokens: event.completionTokens,
           total_tokens: event.promptTokens + event.completionTokens,
+          ...(event.cachedTokens !== undefined && { cached_tokens: event.cachedTokens }),
         };
         break;
       case "answering":
@@ -100,6 +126,16 @@ export class MeteredRun {
     };
   }
 
+  /** The run's cost so far: its usage × its agent's price. */
+  get cost(): RunCost {
+    const usage = this.usage;
+    return runCost(this.price, {
+      prompt: usage.prompt_tokens,
+      cached: usage.cached_tokens,
+      completion: usage.completion_tokens,
+    });
+  }
+
   /** The run is over, by any cause: record and settle once. */
   end(outcome: ChatOutcome, streamed: boolean): void {
     if (this.ended) return;
@@ -107,6 +143,7 @@ export class MeteredRun {
     const { sinks, model, owner } = this;
     sinks.chat.completed(model, streamed, outcome);
     const usage = this.usage;
+    const cost = this.cost;
     sinks.chat.tokens(model, usage.prompt_tokens, usage.completion_tokens);
     sinks.usage.record({
       projectId: owner.projectId,
@@ -114,12 +151,16 @@ export class MeteredRun {
       model,
       inputTokens: usage.prompt_tokens,
       outputTokens: usage.completion_tokens,
+      inputCost: cost.input,
+      outputCost: cost.output,
     });
+    if (cost.input + cost.output > 0) sinks.spend(owner.projectId, model, cost.input + cost.output);
     if (this.reserved)
       sinks.limiter.settle(
         this.reserved,
         owner.keyId,
-        usage.total_tokens - this.estimate.prompt - this.estimate.completion,
+        this.tokensReserved ? usage.total_tokens - this.estimate.prompt - this.estimate.completion : 0,
+        cost.input + cost.output - this.costReserved,
       );
   }
 }

@@ -12,7 +12,17 @@
  */
 import type { Redis } from "ioredis";
 import { randomBytes } from "node:crypto";
-import { WINDOW_MS, type CreditWindows, type Credit, type Grant, type KeyLimits } from "./windows.js";
+import {
+  ALERT_100,
+  ALERT_80,
+  WINDOW_MS,
+  type CreditWindows,
+  type Credit,
+  type Decision,
+  type Grant,
+  type KeyLimits,
+  type SpendAsk,
+} from "./windows.js";
 
 /** A replica's credit is at most this fraction of what a window has left: the rest stays for the others. */
 export const CREDIT_SHARE = 8;
@@ -57,13 +67,82 @@ if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
 return {1, r, t, ttl, w, cr, ct}
 `;
 
-/** KEYS the keys' windows; ARGV a window id, a request delta and a token delta for each. Never below 0. */
+/**
+ * The same reservation with a run's cost against its budgets (keys and projects with a budget).
+ * KEYS[1] the key's rate window, KEYS[2..] the budgets' windows (a hash: `w` the window's start, `c`
+ * the spend in micro-dollars, `a80`/`a100` the alerts raised). ARGV rpm, tpm, tokens, window ms, a
+ * fresh window id, the cost, then per budget: its limit, its window's start, its TTL in ms (0: none),
+ * and the spend the store recorded in it (-1: not looked up). A budget window Redis does not hold
+ * (new period, or Redis lost it) is answered "unseeded" (status -1), nothing counted: the caller
+ * asks again with the store's figure. Then the rate limits and the budgets are checked before
+ * anything is counted, and the cost is added to every budget; each alert is raised once a window.
+ * Reply: status (1 admitted, 0 rate limit, 2 budget), r, t, ttl, w, the refusing budget, spends,
+ * alerts raised, unseeded budgets.
+ */
+const RESERVE_SPEND = `
+local nb = #KEYS - 1
+local spent, unseeded = {}, {}
+for i = 1, nb do
+  local k, o = KEYS[i + 1], 6 + (i - 1) * 4
+  local v = redis.call('HMGET', k, 'w', 'c')
+  if v[1] == ARGV[o + 2] then
+    spent[i] = tonumber(v[2]) or 0
+  elseif tonumber(ARGV[o + 4]) >= 0 then
+    spent[i] = tonumber(ARGV[o + 4])
+    redis.call('DEL', k)
+    redis.call('HSET', k, 'w', ARGV[o + 2], 'c', spent[i])
+    if tonumber(ARGV[o + 3]) > 0 then redis.call('PEXPIRE', k, ARGV[o + 3]) end
+  else
+    unseeded[#unseeded + 1] = i - 1
+  end
+end
+if #unseeded > 0 then return {-1, 0, 0, 0, '', -1, {}, {}, unseeded} end
+local function raise(i)
+  local k, limit, bits = KEYS[i + 1], tonumber(ARGV[6 + (i - 1) * 4 + 1]), 0
+  if spent[i] * 5 >= limit * 4 and redis.call('HSETNX', k, 'a80', 1) == 1 then bits = bits + ${ALERT_80} end
+  if spent[i] >= limit and redis.call('HSETNX', k, 'a100', 1) == 1 then bits = bits + ${ALERT_100} end
+  return bits
+end
+local ttl = redis.call('PTTL', KEYS[1])
+local r, t, w = 0, 0, ARGV[5]
+local fresh = ttl <= 0
+if not fresh then
+  local v = redis.call('HMGET', KEYS[1], 'r', 't', 'w')
+  r, t, w = tonumber(v[1]) or 0, tonumber(v[2]) or 0, v[3] or ARGV[5]
+else
+  ttl = tonumber(ARGV[4])
+end
+local rpm, tpm, tokens, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6])
+if (rpm > 0 and r >= rpm) or (tpm > 0 and t >= tpm) then return {0, r, t, ttl, w, -1, spent, {}, {}} end
+for i = 1, nb do
+  if spent[i] >= tonumber(ARGV[6 + (i - 1) * 4 + 1]) then
+    local crossed = {}
+    for j = 1, nb do crossed[j] = raise(j) end
+    return {2, r, t, ttl, w, i - 1, spent, crossed, {}}
+  end
+end
+r = r + 1
+t = t + tokens
+redis.call('HSET', KEYS[1], 'r', r, 't', t, 'w', w)
+if fresh then redis.call('PEXPIRE', KEYS[1], ttl) end
+local crossed = {}
+for i = 1, nb do
+  spent[i] = redis.call('HINCRBY', KEYS[i + 1], 'c', cost)
+  crossed[i] = raise(i)
+end
+return {1, r, t, ttl, w, -1, spent, crossed, {}}
+`;
+
+/**
+ * KEYS the keys' and budgets' windows; ARGV a window id, a request delta, a token delta and a cost
+ * delta for each. Never below 0.
+ */
 const SETTLE = `
 for i, key in ipairs(KEYS) do
-  if redis.call('HGET', key, 'w') == ARGV[3 * i - 2] then
-    if tonumber(ARGV[3 * i - 1]) ~= 0 and redis.call('HINCRBY', key, 'r', ARGV[3 * i - 1]) < 0 then redis.call('HSET', key, 'r', 0) end
-    local t = redis.call('HINCRBY', key, 't', ARGV[3 * i])
-    if t < 0 then redis.call('HSET', key, 't', 0) end
+  if redis.call('HGET', key, 'w') == ARGV[4 * i - 3] then
+    if tonumber(ARGV[4 * i - 2]) ~= 0 and redis.call('HINCRBY', key, 'r', ARGV[4 * i - 2]) < 0 then redis.call('HSET', key, 'r', 0) end
+    if tonumber(ARGV[4 * i - 1]) ~= 0 and redis.call('HINCRBY', key, 't', ARGV[4 * i - 1]) < 0 then redis.call('HSET', key, 't', 0) end
+    if tonumber(ARGV[4 * i]) ~= 0 and redis.call('HINCRBY', key, 'c', ARGV[4 * i]) < 0 then redis.call('HSET', key, 'c', 0) end
   end
 end
 return 1
@@ -77,6 +156,7 @@ return 1
 const SETTLE_BATCH_MS = 20;
 
 type Reply = [number, number, number, number, string, number, number];
+type SpendReply = [number, number, number, number, string, number, number[], number[], number[]];
 
 interface LimitCommands {
   agentportReserve(
@@ -91,7 +171,8 @@ interface LimitCommands {
     returnedRequests: number,
     returnedTokens: number,
   ): Promise<Reply>;
-  agentportSettle(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
+  agentportReserveSpend(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<SpendReply>;
+  agentportSettle2(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
 }
 
 export class RedisWindows implements CreditWindows {
@@ -102,7 +183,9 @@ export class RedisWindows implements CreditWindows {
   constructor(redis: Redis) {
     // defineCommand sends EVALSHA, and the script itself only when Redis does not know it yet.
     redis.defineCommand("agentportReserve", { numberOfKeys: 1, lua: RESERVE });
-    redis.defineCommand("agentportSettle", { lua: SETTLE });
+    redis.defineCommand("agentportReserveSpend", { lua: RESERVE_SPEND });
+    // A new name for the new settlement (a cost per entry): a replica of the previous release keeps its own.
+    redis.defineCommand("agentportSettle2", { lua: SETTLE });
     this.redis = redis as Redis & LimitCommands;
   }
 
@@ -131,17 +214,60 @@ export class RedisWindows implements CreditWindows {
     };
   }
 
-  private pending = new Map<string, { key: string; window: string; delta: number; requests: number }>();
+  async reserveSpend(key: string, limits: KeyLimits, tokens: number, ask: SpendAsk): Promise<Decision> {
+    const id = this.prefix + (++this.serial).toString(36);
+    const now = Date.now();
+    const [status, requests, used, resetMs, window, refused, spent, crossed, unseeded] =
+      await this.redis.agentportReserveSpend(
+        1 + ask.budgets.length,
+        redisKey(key),
+        ...ask.budgets.map((b) => budgetKey(b.id)),
+        limits.rpm,
+        limits.tpm,
+        tokens,
+        WINDOW_MS,
+        id,
+        ask.cost,
+        ...ask.budgets.flatMap((b) => [
+          b.limit,
+          String(b.start),
+          b.end === null ? 0 : Math.max(1, b.end - now),
+          b.seed ?? -1,
+        ]),
+      );
+    return {
+      allowed: status === 1,
+      requests,
+      tokens: used,
+      resetMs,
+      window,
+      spend: { ...(refused >= 0 && { refused }), unseeded, spent, crossed },
+    };
+  }
+
+  settleSpend(budget: string, start: number, cost: number): Promise<void> {
+    return this.queue(budgetKey(budget), String(start), 0, 0, cost);
+  }
+
+  private pending = new Map<
+    string,
+    { redisKey: string; window: string; delta: number; requests: number; cost: number }
+  >();
   private batch?: { timer: NodeJS.Timeout; written: Promise<void>; write: () => void };
 
   /** Adds to the next batch (deltas to one window are summed); resolves once the batch is written. */
   settle(key: string, window: string, delta: number, requests = 0): Promise<void> {
+    return this.queue(redisKey(key), window, delta, requests, 0);
+  }
+
+  private queue(key: string, window: string, delta: number, requests: number, cost: number): Promise<void> {
     const id = key + "\n" + window;
     const known = this.pending.get(id);
     if (known) {
       known.delta += delta;
       known.requests += requests;
-    } else this.pending.set(id, { key, window, delta, requests });
+      known.cost += cost;
+    } else this.pending.set(id, { redisKey: key, window, delta, requests, cost });
     this.batch ??= this.nextBatch();
     return this.batch.written;
   }
@@ -164,10 +290,11 @@ export class RedisWindows implements CreditWindows {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     this.batch = undefined;
-    const keys = batch.map((s) => redisKey(s.key));
-    const args = batch.flatMap((s) => [s.window, s.requests, s.delta]);
-    await this.redis.agentportSettle(keys.length, ...keys, ...args);
+    const keys = batch.map((s) => s.redisKey);
+    const args = batch.flatMap((s) => [s.window, s.requests, s.delta, s.cost]);
+    await this.redis.agentportSettle2(keys.length, ...keys, ...args);
   }
 }
 
 const redisKey = (key: string) => "agentport-limits:" + key;
+const budgetKey = (budget: string) => "agentport-budget:" + budget;

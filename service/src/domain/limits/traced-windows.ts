@@ -34,6 +34,10 @@ export function tracedWindows(windows: CreditWindows): CreditWindows {
       traced(tracer, "redis limiter reserve", () => windows.reserve(key, limits, tokens, block, returned)),
     settle: (key, window, delta, requests) =>
       traced(tracer, "redis limiter settle", () => windows.settle(key, window, delta, requests)),
+    reserveSpend: (key, limits, tokens, spend) =>
+      traced(tracer, "redis limiter reserve", () => windows.reserveSpend(key, limits, tokens, spend)),
+    settleSpend: (budget, start, cost) =>
+      traced(tracer, "redis limiter settle", () => windows.settleSpend(budget, start, cost)),
     close: () => windows.close?.() ?? Promise.resolve(),
   };
 }

@@ -148,13 +148,21 @@ export function adopted(ours: ResponseObject, theirs: Record<string, unknown>): 
 /** An upstream response's usage in chat terms, when it reported counts. */
 export function reportedUsage(
   response: Record<string, unknown>,
-): { promptTokens: number; completionTokens: number } | undefined {
-  const usage = response.usage as { input_tokens?: unknown; output_tokens?: unknown } | null | undefined;
+): { promptTokens: number; completionTokens: number; cachedTokens?: number } | undefined {
+  const usage = response.usage as
+    | { input_tokens?: unknown; output_tokens?: unknown; input_tokens_details?: { cached_tokens?: unknown } | null }
+    | null
+    | undefined;
   const count = (n: unknown) =>
     Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) < 2 ** 31 ? (n as number) : undefined;
   const prompt = count(usage?.input_tokens);
   const completion = count(usage?.output_tokens);
+  const cached = count(usage?.input_tokens_details?.cached_tokens);
   return prompt === undefined || completion === undefined
     ? undefined
-    : { promptTokens: prompt, completionTokens: completion };
+    : {
+        promptTokens: prompt,
+        completionTokens: completion,
+        ...(cached !== undefined && cached > 0 && cached <= prompt && { cachedTokens: cached }),
+      };
 }

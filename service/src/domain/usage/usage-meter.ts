@@ -24,6 +24,9 @@ interface Sums {
   requests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Micro-dollars. */
+  inputCost: number;
+  outputCost: number;
   /** Writes of these sums that failed so far. */
   failures: number;
 }
@@ -40,6 +43,9 @@ export interface UsageRecord {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** The run's cost in micro-dollars (0 or absent: an agent without a price). */
+  inputCost?: number;
+  outputCost?: number;
 }
 
 const sumsId = (minuteMs: number, projectId: string, keyId: string, model: string) =>
@@ -52,12 +58,16 @@ const refusedValues = (err: unknown) => {
   return typeof code === "string" && /^2[23]/.test(code);
 };
 
-const INSERT = `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[])
+const INSERT = `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens,
+    input_cost_micro_usd, output_cost_micro_usd)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[], $7::bigint[],
+    $8::bigint[], $9::bigint[])
   ON CONFLICT (project_id, minute, api_key_id, model) DO UPDATE SET
     requests = usage_minutes.requests + EXCLUDED.requests,
     input_tokens = usage_minutes.input_tokens + EXCLUDED.input_tokens,
-    output_tokens = usage_minutes.output_tokens + EXCLUDED.output_tokens`;
+    output_tokens = usage_minutes.output_tokens + EXCLUDED.output_tokens,
+    input_cost_micro_usd = usage_minutes.input_cost_micro_usd + EXCLUDED.input_cost_micro_usd,
+    output_cost_micro_usd = usage_minutes.output_cost_micro_usd + EXCLUDED.output_cost_micro_usd`;
 
 const rowsOf = (batch: Sums[]) => [
   batch.map((s) => s.projectId),
@@ -67,12 +77,23 @@ const rowsOf = (batch: Sums[]) => [
   batch.map((s) => s.requests),
   batch.map((s) => s.inputTokens),
   batch.map((s) => s.outputTokens),
+  batch.map((s) => s.inputCost),
+  batch.map((s) => s.outputCost),
 ];
 
-function addTo(sums: Sums, requests: number, inputTokens: number, outputTokens: number): void {
+function addTo(
+  sums: Sums,
+  requests: number,
+  inputTokens: number,
+  outputTokens: number,
+  inputCost: number,
+  outputCost: number,
+): void {
   sums.requests += requests;
   sums.inputTokens += inputTokens;
   sums.outputTokens += outputTokens;
+  sums.inputCost += inputCost;
+  sums.outputCost += outputCost;
 }
 
 export class UsageMeter {
@@ -115,11 +136,25 @@ export class UsageMeter {
       inputTokens = isCount(inputTokens) ? inputTokens : 0;
       outputTokens = isCount(outputTokens) ? outputTokens : 0;
     }
+    // Costs come from our own arithmetic (cost.ts), never from a client or an upstream as sent.
+    const inputCost = usage.inputCost ?? 0;
+    const outputCost = usage.outputCost ?? 0;
     const id = sumsId(minuteMs, projectId, keyId, model);
     const known = this.pending.get(id);
-    if (known) addTo(known, 1, inputTokens, outputTokens);
+    if (known) addTo(known, 1, inputTokens, outputTokens, inputCost, outputCost);
     else
-      this.pending.set(id, { projectId, keyId, model, minuteMs, requests: 1, inputTokens, outputTokens, failures: 0 });
+      this.pending.set(id, {
+        projectId,
+        keyId,
+        model,
+        minuteMs,
+        requests: 1,
+        inputTokens,
+        outputTokens,
+        inputCost,
+        outputCost,
+        failures: 0,
+      });
   }
 
   /** Sums a failed write took out, put back for the next flush; dropped (logged) after MAX_ATTEMPTS. */
@@ -146,7 +181,7 @@ export class UsageMeter {
     const id = sumsId(sums.minuteMs, sums.projectId, sums.keyId, sums.model);
     const known = this.pending.get(id);
     if (!known) return void this.pending.set(id, sums);
-    addTo(known, sums.requests, sums.inputTokens, sums.outputTokens);
+    addTo(known, sums.requests, sums.inputTokens, sums.outputTokens, sums.inputCost, sums.outputCost);
     known.failures = Math.max(known.failures, sums.failures);
   }
 

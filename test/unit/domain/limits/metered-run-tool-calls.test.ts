@@ -13,6 +13,7 @@ function sinks(recorded: UsageRecord[]): MeterSinks {
     limiter: {} as KeyLimiter,
     usage: { record: (usage) => recorded.push(usage) },
     chat: { completed: () => {}, tokens: () => {} },
+    spend: () => {},
   };
 }
 
@@ -23,8 +24,8 @@ describe("metered run", () => {
       sinks(recorded),
       { keyId: "k", projectId: "p" },
       "m",
-      { prompt: 10, completion: 50 },
-      undefined,
+      { prompt: 10, completion: 50, completionAsked: false },
+      { reserved: undefined, cost: 0 },
     );
     const toolCalls = [
       { index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: '{"city":"Paris, France"}' } },

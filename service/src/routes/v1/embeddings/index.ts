@@ -6,19 +6,32 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ApiError, modelNotFound, notAnEmbeddingModel, unavailable } from "../../../errors.js";
-import { tokensOfChars } from "../../../domain/limits/estimate.js";
+import { tokensOfText } from "../../../domain/limits/estimate.js";
+import { tokenCounter } from "../../../domain/agents/tokens.js";
 import { agentContext } from "../chat/completions/agent-context.js";
 import { Stopper } from "../chat/completions/stop-signal.js";
 import { responses } from "../../responses.js";
 import { EmbeddingList, EmbeddingsBody } from "./schema.js";
 
-/** The input's tokens: counted for token arrays, estimated from characters for text. */
+/** The input's tokens: counted for token arrays, estimated from its text's scripts for text (estimate.ts). */
 function inputTokens(input: EmbeddingsBody["input"]): number {
   const items: (string | number[] | number)[] = typeof input === "string" ? [input] : input;
   if (typeof items[0] === "number") return items.length;
   let tokens = 0;
-  for (const item of items) tokens += typeof item === "string" ? tokensOfChars(item.length) : (item as number[]).length;
+  for (const item of items) tokens += typeof item === "string" ? tokensOfText(item) : (item as number[]).length;
   return tokens;
+}
+
+/** The input's tokens by the tokenizer (its text's first slice exact, tokens.ts), for a run the estimate finds too large. */
+async function exactInputTokens(input: EmbeddingsBody["input"]): Promise<number> {
+  const items: (string | number[] | number)[] = typeof input === "string" ? [input] : input;
+  const texts = items.filter((item) => typeof item === "string");
+  const arrays = items.length - texts.length;
+  if (typeof items[0] === "number") return items.length;
+  const counted = texts.length ? await (await tokenCounter()).large(texts.join(" ")) : 0;
+  let tokens = 0;
+  if (arrays) for (const item of items) if (typeof item !== "string") tokens += (item as number[]).length;
+  return counted + tokens;
 }
 
 export default async function embeddingsRoutes(instance: FastifyInstance) {
@@ -56,6 +69,7 @@ export default async function embeddingsRoutes(instance: FastifyInstance) {
         messages: [],
         maxTokens: 0,
         promptTokens,
+        exactPrompt: () => exactInputTokens(body.input),
       });
       void reply.headers(headers);
       // A client that leaves, or the shutdown deadline, aborts the upstream call (as for chat).

@@ -11,7 +11,11 @@ import { invalidParam, notFound } from "../../../errors.js";
 import { assertRole, requireMember } from "../../../plugins/member-auth.js";
 import { createdApiKey, projectApiKey } from "../../../domain/key-presentation.js";
 import { responses } from "../../responses.js";
+import type { ApiKeyRecord } from "../../../domain/api-keys.js";
+import { budgetOf, refuseAboveProject, spendView } from "../../../domain/spend/budget-fields.js";
 import usageRoutes from "./usage.js";
+import costsRoutes from "./costs.js";
+import budgetRoutes from "./budgets.js";
 
 const ProjectParams = Type.Object({ project_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const KeyParams = Type.Object({ project_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });
@@ -30,6 +34,9 @@ const ApiKey = Type.Object({
   last_used_at: nullableInt,
   expires_at: nullableInt,
   rate_limits: Type.Object({ rpm: nullableInt, tpm: nullableInt }),
+  budget: Type.Union([Type.Object({ limit_usd: Type.Number(), period: Type.String() }), Type.Null()]),
+  spent_usd: Type.Number(),
+  resets_at: nullableInt,
   created_by: Type.String(),
   owner_project_access: Type.Literal("active"),
   owner: Type.Object({ type: Type.Literal("user"), user: Type.Object({ id: Type.String() }) }),
@@ -74,6 +81,16 @@ const CreateBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * This key's budget in USD per period (`30s`, `15m`, `12h`, `7d`, `1mo`, `total`), at most its
+     * project's; absent: the deployment's default for new keys (BUDGET_KEY_USD), if any.
+     */
+    budget: Type.Optional(
+      Type.Object(
+        { limit_usd: Type.Number(), period: Type.String({ maxLength: 20 }) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -83,7 +100,12 @@ export default async function organizationRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook("onRequest", requireMember);
   const base = "/projects/:project_id/api_keys";
+  /** What the key spent in its budget's period (ever, without one), from the usage rows. */
+  const keySpend = (k: ApiKeyRecord) =>
+    spendView(app.db, { projectId: k.projectId, keyId: k.id }, k.budget ?? undefined, k.createdAt.getTime());
   await app.register(usageRoutes);
+  await app.register(costsRoutes);
+  await app.register(budgetRoutes);
 
   app.get(
     base,
@@ -92,7 +114,8 @@ export default async function organizationRoutes(instance: FastifyInstance) {
       const { project_id } = request.params;
       const { after, limit } = request.query;
       const page = await app.apiKeys.list(project_id, { after, limit });
-      const data = page.data.map(projectApiKey);
+      await app.usage.flush().catch(() => {});
+      const data = await Promise.all(page.data.map(async (k) => projectApiKey(k, await keySpend(k))));
       return {
         object: "list" as const,
         data,
@@ -110,6 +133,9 @@ export default async function organizationRoutes(instance: FastifyInstance) {
       assertRole(request.member, ["owner", "admin"], "create API keys");
       const { project_id } = request.params;
       const { name, expires_at, rate_limits } = request.body;
+      const defaultBudget = app.config.budgets.key;
+      const budget = request.body.budget ? budgetOf(request.body.budget, "budget") : defaultBudget;
+      if (budget) refuseAboveProject(budget, await app.projectBudgets.get(project_id), "budget");
       if (typeof expires_at === "number" && expires_at * 1000 <= Date.now()) {
         throw invalidParam(
           "expires_at",
@@ -126,10 +152,11 @@ export default async function organizationRoutes(instance: FastifyInstance) {
         expiresAt,
         rateLimitRpm: rate_limits?.rpm,
         rateLimitTpm: rate_limits?.tpm,
+        budget,
       });
       request.log.info({ keyId: record.id }, "api key created");
       void reply.code(201);
-      return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix);
+      return createdApiKey(record, secret, app.config.publicUrl, app.config.modelPrefix, await keySpend(record));
     },
   );
 
@@ -140,7 +167,8 @@ export default async function organizationRoutes(instance: FastifyInstance) {
       const { project_id, key_id } = request.params;
       const key = await app.apiKeys.get(project_id, key_id);
       if (!key) throw notFound("api key", key_id, "key_id", "api_key_not_found");
-      return projectApiKey(key);
+      await app.usage.flush().catch(() => {});
+      return projectApiKey(key, await keySpend(key));
     },
   );
 

@@ -72,7 +72,7 @@ const UsagePage = Type.Object({
 const MAX_LIST_ITEMS = 1000;
 
 /** `["a,b", "c", "a"]` → `["a", "b", "c"]`; too many items is the client's 400, naming the parameter. */
-function items(values: string[] | undefined, param: string): string[] | undefined {
+export function listItems(values: string[] | undefined, param: string): string[] | undefined {
   if (!values) return undefined;
   const all = values
     .flatMap((v) => v.split(","))
@@ -91,7 +91,7 @@ export default async function usageRoutes(instance: FastifyInstance) {
     async (request) => {
       const q = request.query;
       const width = (q.bucket_width ?? "1d") as BucketWidth;
-      const groupBy = items(q.group_by, "group_by") ?? [];
+      const groupBy = listItems(q.group_by, "group_by") ?? [];
       for (const g of groupBy) {
         if (!(GROUP_BY as readonly string[]).includes(g)) {
           throw invalidParam(
@@ -121,7 +121,7 @@ export default async function usageRoutes(instance: FastifyInstance) {
           `Invalid value for 'end_time': ${endTime} is not after start_time ${q.start_time}.`,
         );
       const projectId = request.member.projectId;
-      const projects = items(q.project_ids, "project_ids");
+      const projects = listItems(q.project_ids, "project_ids");
       // A member sees their own project only: filtering it out leaves nothing.
       if (projects && !projects.includes(projectId))
         return { object: "page" as const, data: [], has_more: false, next_page: null };
@@ -133,8 +133,8 @@ export default async function usageRoutes(instance: FastifyInstance) {
         width,
         limit,
         groupBy: groupBy as GroupBy[],
-        apiKeyIds: items(q.api_key_ids, "api_key_ids"),
-        models: items(q.models, "models"),
+        apiKeyIds: listItems(q.api_key_ids, "api_key_ids"),
+        models: listItems(q.models, "models"),
       });
     },
   );

@@ -3,15 +3,8 @@
  * the input items, the chat request the agent is asked, and the response's head. Every refusal
  * here is a 4xx in the OpenAI envelope, before anything is reserved.
  */
-import { invalidParam, previousResponseNotFound } from "../../../errors.js";
 import { chatAgent } from "../../../domain/agents/chat-agent.js";
-import {
-  invalidParam,
-  modelNotFound,
-  previousResponseNotFound,
-  storageQuotaExceeded,
-  toolNotAllowed,
-} from "../../../errors.js";
+import { invalidParam, previousResponseNotFound, storageQuotaExceeded, toolNotAllowed } from "../../../errors.js";
 import { CLIENT_TOOL_TYPES } from "../../../domain/agents/agent-spec.js";
 import type { Agent, AgentRegistry, ChatRequest } from "../../../domain/agents/types.js";
 import { RESPONSE_ID } from "../../../domain/responses/ids.js";

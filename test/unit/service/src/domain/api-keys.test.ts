@@ -19,6 +19,9 @@ interface KeyRow {
   expires_at: Date | string | null;
   rate_limit_rpm: number | null;
   rate_limit_tpm: number | null;
+  budget_micro_usd: string | null;
+  budget_period: string | null;
+  created_at: Date | string;
 }
 
 const secretOf = (n: number | string) => KEY_PREFIX + String(n).padStart(40, "s");
@@ -45,6 +48,9 @@ class FakeStore {
       expires_at: null,
       rate_limit_rpm: null,
       rate_limit_tpm: null,
+      budget_micro_usd: null,
+      budget_period: null,
+      created_at: new Date(0),
       ...row,
     };
     this.rows.push(full);

@@ -5,8 +5,11 @@ import {
   CHARS_PER_TOKEN,
   DEFAULT_COMPLETION_ESTIMATE,
   estimateRun,
-  promptChars,
+  FRAMING_TOKENS,
+  MESSAGE_FRAMING_TOKENS,
+  promptTokens,
   tokensOfChars,
+  tokensOfText,
 } from "../../../../../../service/src/domain/limits/estimate.js";
 
 const user = (content: ChatMessage["content"]): ChatMessage => ({ role: "user", content });
@@ -22,63 +25,74 @@ describe("tokensOfChars", () => {
   });
 });
 
-describe("promptChars", () => {
-  it("adds up the characters of string contents across messages", () => {
-    expect(promptChars([user("hello"), { role: "system", content: "be brief" }])).toBe(13);
+/** A conversation's framing: 3 tokens priming the reply and 5 a message. */
+const framing = (messages: number) => FRAMING_TOKENS + MESSAGE_FRAMING_TOKENS * messages;
+
+describe("promptTokens", () => {
+  it("adds up the text of string contents across messages, with the chat format's framing", () => {
+    expect(promptTokens([user("hello"), { role: "system", content: "be brief" }])).toBe(
+      framing(2) + tokensOfText("hello") + tokensOfText("be brief"),
+    );
   });
 
-  it("counts list content by the characters of its text parts, not by the number of parts", () => {
+  it("counts list content by the text of its parts, not by the number of parts", () => {
     const parts = [
       { type: "text", text: "a".repeat(10) },
       { type: "text", text: "b".repeat(30) },
     ];
-    expect(promptChars([user(parts)])).toBe(40);
+    expect(promptTokens([user(parts)])).toBe(framing(1) + tokensOfText("a".repeat(10)) + tokensOfText("b".repeat(30)));
+    expect(tokensOfText("b".repeat(30))).toBeGreaterThan(1);
   });
 
   it("counts nothing for parts without text (an image) and messages without content", () => {
     const parts = [{ type: "image_url" }, { type: "text", text: "abc" }];
-    expect(promptChars([user(parts), { role: "assistant", content: null }])).toBe(3);
+    expect(promptTokens([user(parts), { role: "assistant", content: null }])).toBe(framing(2) + tokensOfText("abc"));
   });
 
   it("ignores a text field that is not a string", () => {
     const parts = [{ type: "text", text: 12345 as unknown as string }];
-    expect(promptChars([user(parts)])).toBe(0);
+    expect(promptTokens([user(parts)])).toBe(framing(1));
   });
 
   it("is 0 for no messages", () => {
-    expect(promptChars([])).toBe(0);
+    expect(promptTokens([])).toBe(0);
   });
 });
 
 describe("estimateRun", () => {
-  const prompt = [user("x".repeat(41))]; // 41 characters: 11 tokens
+  const prompt = [user("x".repeat(41))];
+  const promptEstimate = promptTokens(prompt);
 
   it("reserves the prompt's tokens and the request's max_tokens", () => {
-    expect(estimateRun(prompt, 200, undefined)).toEqual({ prompt: 11, completion: 200 });
+    expect(estimateRun(prompt, 200, undefined)).toEqual({
+      prompt: promptEstimate,
+      completion: 200,
+      completionAsked: true,
+    });
   });
 
   it("clamps max_tokens to the agent's cap", () => {
-    expect(estimateRun(prompt, 5_000, 300)).toEqual({ prompt: 11, completion: 300 });
+    expect(estimateRun(prompt, 5_000, 300)).toEqual({ prompt: promptEstimate, completion: 300, completionAsked: true });
   });
 
   it("keeps a max_tokens below the agent's cap", () => {
-    expect(estimateRun(prompt, 100, 300)).toEqual({ prompt: 11, completion: 100 });
+    expect(estimateRun(prompt, 100, 300)).toEqual({ prompt: promptEstimate, completion: 100, completionAsked: true });
   });
 
   it("uses the agent's cap when the request has none", () => {
-    expect(estimateRun(prompt, undefined, 300)).toEqual({ prompt: 11, completion: 300 });
+    expect(estimateRun(prompt, undefined, 300)).toEqual({
+      prompt: promptEstimate,
+      completion: 300,
+      completionAsked: false,
+    });
   });
 
   it("reserves the default answer when neither the request nor the agent caps it", () => {
     expect(DEFAULT_COMPLETION_ESTIMATE).toBe(1_024);
-    expect(estimateRun(prompt, undefined, undefined)).toEqual({ prompt: 11, completion: 1_024 });
-  });
-
-  it("counts list-content prompts by their characters", () => {
-    const parts = [
-      { type: "text", text: "y".repeat(16) },
-      { type: "text", text: "z".repeat(16) },
-    ];
-    expect(estimateRun([user(parts)], 10, undefined)).toEqual({ prompt: 8, completion: 10 });
+    expect(estimateRun(prompt, undefined, undefined)).toEqual({
+      prompt: promptEstimate,
+      completion: 1_024,
+      completionAsked: false,
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   type Decision,
   type KeyLimits,
   type LimitWindows,
+  type SpendAsk,
 } from "../../../../../../service/src/domain/limits/windows.js";
 
 function clock(start = 1_700_000_000_000) {
@@ -39,6 +40,15 @@ class FlakyShared implements LimitWindows {
     this.settles.push({ key, window, delta });
     return this.inner.settle(key, window, delta);
   }
+  async reserveSpend(key: string, limits: KeyLimits, tokens: number, ask: SpendAsk): Promise<Decision> {
+    this.reserves++;
+    if (this.down) throw this.down;
+    return this.inner.reserveSpend(key, limits, tokens, ask);
+  }
+  async settleSpend(budget: string, start: number, cost: number): Promise<void> {
+    if (this.down) throw this.down;
+    return this.inner.settleSpend(budget, start, cost);
+  }
   async close(): Promise<void> {
     this.closed++;
   }
@@ -61,14 +71,14 @@ function setup() {
   const shared = new FlakyShared(c.now);
   const { log, lines } = recordingLog();
   const changes: boolean[] = [];
-  const limiter = new KeyLimiter(shared, log, (d) => void changes.push(d), c.now);
+  const limiter = new KeyLimiter(shared, log, (d) => void changes.push(d), undefined, c.now);
   return { c, shared, lines, changes, limiter };
 }
 
 describe("KeyLimiter without a shared store", () => {
   it("counts in this process's memory, on its clock", async () => {
     const c = clock();
-    const limiter = new KeyLimiter(undefined, recordingLog().log, undefined, c.now);
+    const limiter = new KeyLimiter(undefined, recordingLog().log, undefined, undefined, c.now);
     expect(limiter.mode).toBe("memory");
     expect(limiter.degraded).toBe(false);
     expect((await limiter.reserve("k", ONE, 0)).allowed).toBe(true);
@@ -180,7 +190,9 @@ describe("KeyLimiter with a shared store", () => {
   it("close is a no-op for a shared store that has nothing to close", async () => {
     const { c } = setup();
     const plain: LimitWindows = new MemoryWindows(c.now);
-    await expect(new KeyLimiter(plain, recordingLog().log, undefined, c.now).close()).resolves.toBeUndefined();
+    await expect(
+      new KeyLimiter(plain, recordingLog().log, undefined, undefined, c.now).close(),
+    ).resolves.toBeUndefined();
   });
 
   it("close closes the shared store (its last settlements are written)", async () => {
