@@ -16,14 +16,12 @@ import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
 import { DEFAULT_GUARD_SETTINGS, type GuardSettings } from "./domain/agents/upstream-guard.js";
 import { DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES } from "./domain/responses/response-store.js";
 import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.js";
+import { microsOf } from "./domain/spend/cost.js";
+import { PERIOD_SYNTAX, parsePeriod } from "./domain/spend/budget-period.js";
 
 /** How log lines look (http/log-format.ts): `auto` is readable on a terminal and JSON elsewhere. */
 export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-import { microsOf } from "./domain/spend/cost.js";
-import { PERIOD_SYNTAX, parsePeriod } from "./domain/spend/budget-period.js";
-
-/** A budget as configured: its limit in micro-dollars and its period as written (`30d`, `1mo`, `total`). */
 
 export interface BudgetDefaults {
   key?: BudgetSetting;
