@@ -85,7 +85,15 @@ describe("MeteredRun.end", () => {
     expect(completed).toEqual([["gpt-x", true, "ok"]]);
     expect(tokens).toEqual([["gpt-x", 12, 30]]);
     expect(usage).toEqual([
-      { projectId: "proj_1", keyId: "key_1", model: "gpt-x", inputTokens: 12, outputTokens: 30, inputCost: 0, outputCost: 0 },
+      {
+        projectId: "proj_1",
+        keyId: "key_1",
+        model: "gpt-x",
+        inputTokens: 12,
+        outputTokens: 30,
+        inputCost: 0,
+        outputCost: 0,
+      },
     ]);
     // 42 used of 110 reserved: 68 back, to the key's window the reservation was made in.
     expect(settled).toEqual([{ reserved, key: "key_1", delta: -68 }]);
