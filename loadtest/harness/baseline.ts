@@ -74,7 +74,7 @@ export function readBaseline(file: string, flag = "--baseline"): RunReport {
   try {
     report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
   } catch (err) {
-    throw new Error(`${flag} ${file}: ${(err as Error).message}`);
+    throw new Error(`${flag} ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (!streamingFigures(report))
     throw new Error(`${flag} ${file} is not a --json report with the streaming scenario's figures`);

@@ -47,5 +47,5 @@ export function itlTailSpec(r: RunReport): TopLevelSpec | null {
         Object.keys(r.interTokenMs).filter((k) => r.interTokenMs[k].length),
       ),
     },
-  } as TopLevelSpec;
+  };
 }

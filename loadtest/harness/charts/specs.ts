@@ -225,7 +225,7 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
         encoding: { x, y, text: { field: "label" } },
       },
     ],
-  } as TopLevelSpec;
+  };
 }
 
 /** This run next to the baseline: the streaming scenario's latency percentiles, bar by bar. */
