@@ -152,14 +152,15 @@ describe("tokens per minute per API key", () => {
     const { secret } = await t.createKey();
     const first = await chat(t.app, secret);
     expect(first.statusCode).toBe(200);
-    // Remaining after this request's reservation: "Hello" is ~2 tokens by its characters, plus the agent's 20.
-    expect(first.headers).toMatchObject({ "x-ratelimit-limit-tokens": "60", "x-ratelimit-remaining-tokens": "38" });
+    // Remaining after this request's reservation: "Hello" is 2 tokens by its characters and 8 of the chat
+    // format's framing (3, and 5 a message), plus the agent's 20.
+    expect(first.headers).toMatchObject({ "x-ratelimit-limit-tokens": "60", "x-ratelimit-remaining-tokens": "30" });
     const spent = first.json().usage.total_tokens; // 8 prompt + 20 completion, settled at the end
     expect(spent).toBe(28);
     const second = await chat(t.app, secret);
-    expect(second.headers["x-ratelimit-remaining-tokens"]).toBe(String(60 - spent - 22));
+    expect(second.headers["x-ratelimit-remaining-tokens"]).toBe(String(60 - spent - 30));
     expect(second.headers["x-ratelimit-reset-tokens"]).toMatch(/^(\d+s|1m0s|\d+ms)$/);
-    const third = await chat(t.app, secret); // 56 used: still under, so it runs (reserving 22) and overshoots
+    const third = await chat(t.app, secret); // 56 used: still under, so it runs (reserving 30) and overshoots
     expect(third.statusCode).toBe(200);
     const refused = await chat(t.app, secret);
     expect(refused.statusCode).toBe(429);
@@ -203,9 +204,9 @@ describe("tokens per minute per API key", () => {
       name: "shared",
       createdBy: "t",
     });
-    expect((await chat(a, secret)).statusCode).toBe(200); // 22 reserved, settled to 28, of 50
+    expect((await chat(a, secret)).statusCode).toBe(200); // 30 reserved, settled to 28, of 50
     const onB = await chat(b, secret);
-    // b sees a's tokens: 22 (a's reservation, or 28 once settled) + its own 22.
+    // b sees a's tokens: 30 (a's reservation, or 28 once settled) + its own 30.
     expect(Number(onB.headers["x-ratelimit-remaining-tokens"])).toBeLessThanOrEqual(6);
     // The spend is written without waiting for Redis; give it a bounded moment to land.
     for (let i = 0; i < 50 && (await chat(a, secret)).statusCode !== 429; i++)
@@ -218,7 +219,9 @@ describe("tokens per minute per API key", () => {
   });
 
   it("counts tokens in this replica when Redis is unreachable: answered, and still limited", async () => {
-    const t = await buildTestApp("pglite", { RATE_LIMIT_TPM: "1", REDIS_URL: "redis://127.0.0.1:9" });
+    // 20: room for one request (its prompt is 10, it spends 28), not for a second; a prompt larger than the
+    // whole limit would be refused up front instead, on any replica.
+    const t = await buildTestApp("pglite", { RATE_LIMIT_TPM: "20", REDIS_URL: "redis://127.0.0.1:9" });
     cleanups.push(() => t.close());
     const { secret } = await t.createKey();
     expect([(await chat(t.app, secret)).statusCode, (await chat(t.app, secret)).statusCode]).toEqual([200, 429]);
