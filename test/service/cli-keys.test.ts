@@ -39,6 +39,7 @@ describe("keys CLI", () => {
       const key = JSON.parse(created.stdout);
       expect(Object.keys(key).sort()).toEqual([
         "base_url",
+        "budget",
         "created_at",
         "expires_at",
         "id",
@@ -177,6 +178,7 @@ describe("keys CLI", () => {
         num_model_requests: 1,
         input_tokens: sum([2], "prompt_tokens"),
         output_tokens: sum([2], "completion_tokens"),
+        cost_usd: 0,
       },
       {
         api_key_id: alpha.id,
@@ -185,6 +187,7 @@ describe("keys CLI", () => {
         num_model_requests: 2,
         input_tokens: sum([0, 1], "prompt_tokens"),
         output_tokens: sum([0, 1], "completion_tokens"),
+        cost_usd: 0,
       },
       {
         api_key_id: beta.id,
@@ -193,6 +196,7 @@ describe("keys CLI", () => {
         num_model_requests: 1,
         input_tokens: sum([3], "prompt_tokens"),
         output_tokens: sum([3], "completion_tokens"),
+        cost_usd: 0,
       },
     ]);
     const text = (await keys(env, "usage", "--days", "1")).stdout;
@@ -234,6 +238,7 @@ describe("keys CLI", () => {
         num_model_requests: 1,
         input_tokens: usage.prompt_tokens,
         output_tokens: usage.completion_tokens,
+        cost_usd: 0,
       },
     ]);
     expect((await keys(env, "usage")).stdout).toContain("(deleted)");
