@@ -82,12 +82,15 @@ describe("MCP ask_* runs go through the metered path", () => {
     );
     const answered = results.filter((r) => !r.isError);
     const refused = results.filter((r) => r.isError);
-    expect(answered.length).toBe(2);
+    // Two fit in the unspent minute; a third may too when the first two's refunds (28 spent of 30) land
+    // before it reserves: never more than the limit plus one run.
+    expect(answered.length).toBeGreaterThanOrEqual(2);
+    expect(answered.length).toBeLessThanOrEqual(3);
     expect(firstText(answered[0])).toMatch(/^Lorem ipsum/);
     expect(firstText(refused[0])).toContain("Rate limit reached for tokens: 60 per minute");
     const usage = await usageOf(t, key.id);
-    expect(usage.requests).toBe(2);
-    expect(usage.output).toBe(40);
+    expect(usage.requests).toBe(answered.length);
+    expect(usage.output).toBe(20 * answered.length);
     expect(usage.input).toBeGreaterThan(0);
   });
 

@@ -134,7 +134,7 @@ export class ApiKeys {
   private readonly db: Db;
   /** The clock, in epoch ms (expiry, "last used"): tests move it. */
   private readonly now: () => number;
-  constructor(db: Db, now: () => number = Date.now) {
+  constructor(db: Db, now: () => number = () => Date.now()) {
     this.db = db;
     this.now = now;
   }

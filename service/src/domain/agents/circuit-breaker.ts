@@ -40,7 +40,7 @@ export class CircuitBreaker {
   private readonly now: () => number;
   private readonly onTransition: TransitionListener;
 
-  constructor(opts: BreakerOptions, now: () => number = Date.now, onTransition: TransitionListener = () => {}) {
+  constructor(opts: BreakerOptions, now: () => number = () => Date.now(), onTransition: TransitionListener = () => {}) {
     this.opts = opts;
     this.now = now;
     this.onTransition = onTransition;

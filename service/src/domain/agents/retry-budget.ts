@@ -32,7 +32,7 @@ export class RetryBudget {
   private readonly opts: RetryBudgetOptions;
   private readonly now: () => number;
 
-  constructor(opts: RetryBudgetOptions, now: () => number = Date.now) {
+  constructor(opts: RetryBudgetOptions, now: () => number = () => Date.now()) {
     this.opts = opts;
     this.now = now;
     this.sliceMs = Math.max(1, opts.windowMs / SLICES);

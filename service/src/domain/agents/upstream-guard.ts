@@ -71,7 +71,7 @@ export class UpstreamGuards {
   constructor(
     settings: GuardSettings = DEFAULT_GUARD_SETTINGS,
     listener: GuardListener = QUIET,
-    now: () => number = Date.now,
+    now: () => number = () => Date.now(),
   ) {
     this.settings = settings;
     this.listener = listener;

@@ -46,7 +46,7 @@ export class KeyLimiter {
     log: LimiterLog,
     onDegraded: (degraded: boolean) => void = () => {},
     seeder: SpendSeeder = () => Promise.resolve(0),
-    now: () => number = Date.now,
+    now: () => number = () => Date.now(),
   ) {
     this.shared = shared;
     this.log = log;

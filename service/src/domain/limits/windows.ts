@@ -138,7 +138,7 @@ export class MemoryWindows implements LimitWindows {
   private readonly now: () => number;
   private sweptAt: number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = () => Date.now()) {
     this.now = now;
     this.sweptAt = now();
   }

@@ -31,7 +31,7 @@ export class ProjectBudgets {
   private readonly fallback: BudgetSetting | undefined;
   private readonly now: () => number;
 
-  constructor(db: Queryable, fallback: BudgetSetting | undefined, now: () => number = Date.now) {
+  constructor(db: Queryable, fallback: BudgetSetting | undefined, now: () => number = () => Date.now()) {
     this.db = db;
     this.fallback = fallback;
     this.now = now;
