@@ -15,6 +15,8 @@ describe("health and metrics", () => {
       store: "pglite",
       notifications: "live",
       limits: "memory",
+      // No llm agent, so no upstream whose circuit could open.
+      upstreams: {},
     });
   });
 
