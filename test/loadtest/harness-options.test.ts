@@ -54,7 +54,9 @@ describe("harness options", () => {
     expect([opts.rates, opts.rateSeconds]).toEqual([[1, 5, 10], 2]);
     expect(parseHarnessArgs(["--local"]).rates).toEqual([]);
     expect(parseHarnessArgs(["--local"]).scenarios).not.toContain("rate-sweep");
-    expect(() => parseHarnessArgs(["--local", "--scenarios", "rate-sweep"])).toThrow(/rate-sweep needs --profile KIND or --rates/);
+    expect(() => parseHarnessArgs(["--local", "--scenarios", "rate-sweep"])).toThrow(
+      /rate-sweep needs --profile KIND or --rates/,
+    );
     expect(() => parseHarnessArgs(["--local", "--rates", "1,fast"])).toThrow(/--rates must be a number/);
     expect(() => parseHarnessArgs(["--local", "--rates", "0"])).toThrow(/--rates must be a number >= 0.001/);
   });
