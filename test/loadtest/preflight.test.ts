@@ -107,8 +107,9 @@ describe("load-test preflight", () => {
     expect(xml).toMatch(/<testsuite [^>]*failures="[1-9]/);
 
     const [header, ...rows] = readFileSync(join(dir, "samples.csv"), "utf8").trim().split("\n");
-    expect(header).toBe("scenario,op,at_ms,latency_ms,ttft_ms,output_tokens,ok");
+    expect(header).toBe("scenario,op,at_ms,latency_ms,ttft_ms,prompt_tokens,output_tokens,rate,ok");
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(/^streaming,chat\.stream,[\d.]+,[\d.]+,[\d.]+,20,true$/);
+    // Prompt tokens as the usage chunk reported them; no rate outside a sweep.
+    for (const row of rows) expect(row).toMatch(/^streaming,chat\.stream,[\d.]+,[\d.]+,[\d.]+,[1-9]\d*,20,,true$/);
   });
 });
