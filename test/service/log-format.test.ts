@@ -30,7 +30,7 @@ async function firstLines(env: Record<string, string>, terminal: boolean): Promi
     PORT: "0",
     DATABASE_URL: database.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-logs-")),
-    JWT_SECRET: "log-format-test",
+    JWT_SECRET: "log-format-test-".padEnd(48, "x"),
     ...env,
   };
   const child = terminal

@@ -54,7 +54,7 @@ describe("the policy pack installed alone, outside the repository", () => {
   it("loads with every policy mandatory", async () => {
     const info = await pack.info();
     expect(info.name).toBe("agentport");
-    expect(info.policies).toHaveLength(6);
+    expect(info.policies).toHaveLength(7);
     expect(new Set(info.policies.map((p) => p[1]))).toEqual(new Set([pb.EnforcementLevel.MANDATORY]));
   });
 
