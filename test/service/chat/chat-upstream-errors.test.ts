@@ -68,8 +68,9 @@ describe("llm agent upstream errors", () => {
     const { err, asked } = await call("s503");
     expect(err.status).toBe(502);
     expect(err.code).toBe("upstream_error");
-    // Three tries of the SDK, each tried twice by the agent (its default `retries.attempts`).
-    expect(asked).toBe(6);
+    // Three tries of the SDK, each tried twice by the agent (its default `retries.attempts`), but the
+    // upstream's circuit opens at its fifth failure (UPSTREAM_BREAKER_FAILURES): the sixth call is not made.
+    expect(asked).toBe(5);
   }, 30_000);
 
   it("an upstream that does not answer within LLM_TIMEOUT_SECONDS → 504 upstream_timeout", async () => {
