@@ -20,6 +20,7 @@ describe("the policy pack, run as the Pulumi CLI runs it", () => {
     expect(info.name).toBe("agentport");
     expect(info.policies.map((p) => p[0])).toEqual([
       "no-placeholder-values",
+      "no-placeholder-image-digest",
       "secret-lengths",
       "stateful-resources-protected",
       "managed-endpoints-tls",
