@@ -89,6 +89,40 @@ describe("comparing two runs", () => {
     expect(verdicts(compareRuns(recorded, slower, 0.1)).ttft_p50_ms).toBe("better");
   });
 
+  it("a tail from one episode of neighbouring streams is not a regression; the same slow streams spread through the run are", () => {
+    // 200 streams 10 ms apart, TTFT 20–30 ms; then 20 of them at 60 ms: one burst, or every tenth.
+    const ttfts = Array.from({ length: 200 }, (_, i) => 20 + ((i * 37) % 100) / 10);
+    const run = (ttft: (i: number) => number) =>
+      ({
+        startedAt: "2026-11-29T00:00:00.000Z",
+        target: "synthetic",
+        samples: ttfts.map((_, i) => ({
+          scenario: "streaming",
+          op: "chat.stream",
+          at: i * 10,
+          latencyMs: ttft(i) + 160,
+          ttftMs: ttft(i),
+          ok: true,
+          outputTokens: 32,
+          interTokens: 0,
+        })),
+        interTokenMs: { streaming: [] },
+      }) as unknown as RunReport;
+    const p95 = (current: RunReport) =>
+      compareRuns(
+        current,
+        run((i) => ttfts[i]),
+        0.1,
+      ).rows.find((r) => r.key === "ttft_p95_ms")!;
+    const episode = p95(run((i) => (i >= 100 && i < 120 ? 60 : ttfts[i])));
+    const spread = p95(run((i) => (i % 10 === 0 ? 60 : ttfts[i])));
+    // The same p95 either way; only the spread one is a regression beyond doubt.
+    expect(episode.current).toBe(spread.current);
+    expect(spread.verdict).toBe("worse");
+    expect(episode.verdict).not.toBe("worse");
+    expect(episode.interval!.low).toBeLessThan(0.1);
+  });
+
   it("the verdicts are reproducible: the same two runs give the same intervals", () => {
     const [a, b] = [
       compareRuns(scaled(recorded, 1.3), recorded, 0.1),
