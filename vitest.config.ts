@@ -8,7 +8,7 @@ export default defineConfig({
     // Two cores: files run in parallel processes, tests inside a file run in order.
     pool: "forks",
     // What the suite needs on a fresh machine: a PostgreSQL server (a private one when none
-    // answers) and nginx (installed when missing).
-    globalSetup: ["test/setup/postgres.ts", "test/setup/nginx.ts"],
+    // answers), nginx and chromium (installed when missing).
+    globalSetup: ["test/setup/postgres.ts", "test/setup/nginx.ts", "test/setup/chromium.ts"],
   },
 });

@@ -88,7 +88,7 @@ body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1200px;color:#1
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #e5e7eb;padding:.35rem .5rem;text-align:left;font-size:.9rem}
 tr.fail .v,.badge.fail,li.fail b{color:#dc2626}tr.pass .v,.badge.pass,li.pass b{color:#16a34a}tr.skip .v,.badge.skip{color:#6b7280}
 .badge{font-size:.8rem;border:1px solid currentColor;border-radius:4px;padding:0 .3rem}ul{list-style:none;padding-left:.5rem}li{margin:.2rem 0}
-li span{color:#4b5563}.plots{display:flex;flex-wrap:wrap;gap:1rem}.meta{color:#4b5563;font-size:.9rem}figure{margin:0}
+li span{color:#4b5563}.plots{display:flex;flex-wrap:wrap;gap:1rem}figure svg{max-width:100%;height:auto}.meta{color:#4b5563;font-size:.9rem}figure{margin:0}
 table.nums td:not(:first-child),table.nums th:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}table.figs td{font-family:ui-monospace,monospace;font-size:.8rem}td.t{white-space:nowrap}
 </style></head><body>
 <h1>agentport load test: ${verdict}</h1>

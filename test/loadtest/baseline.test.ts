@@ -142,29 +142,32 @@ describe("comparing two runs", () => {
 
   it("each rate both runs' sweeps offered is compared on that rate's streams", () => {
     const withRates = structuredClone(recorded);
-    // Sixty streams at 40 req/s in each run, the current one 50 % slower.
+    // Sixty streams at the sweep's first offered rate in each run, the current one 50 % slower.
+    const rate = recorded.sweep.find((p) => p.kind === "rate")!.rate;
     const template = withRates.samples.find((s) => s.scenario === "rate-sweep" && s.ok)!;
-    const at40 = (factor: number) =>
+    const atRate = (factor: number) =>
       Array.from({ length: 60 }, (_, i) => ({
         ...template,
-        rate: 40,
-        ttftMs: (10 + (i % 7)) * factor,
-        latencyMs: (150 + (i % 11)) * factor,
+        rate,
+        // Slower than the recorded streams at that rate, so these decide the p95s.
+        ttftMs: (100 + (i % 7)) * factor,
+        latencyMs: (400 + (i % 11)) * factor,
       }));
-    const base = { ...withRates, samples: [...withRates.samples, ...at40(1)] };
-    const slower = { ...withRates, samples: [...withRates.samples, ...at40(1.5)] };
+    const base = { ...withRates, samples: [...withRates.samples, ...atRate(1)] };
+    const slower = { ...withRates, samples: [...withRates.samples, ...atRate(1.5)] };
     const rows = compareRuns(slower, base, 0.1).rows.filter((r) => r.key.startsWith("rate_"));
-    expect(rows.length).toBe(recorded.sweep.length * 3);
-    expect(rows.find((r) => r.key === "rate_40_e2e_p95_ms")!.verdict).toBe("too few samples");
+    // The offered rates only: a closed-loop point's rate is what it achieved, nothing to pair.
+    expect(rows.length).toBe(recorded.sweep.filter((p) => p.kind === "rate").length * 3);
+    expect(rows.find((r) => r.key === `rate_${rate}_e2e_p95_ms`)!.verdict).toBe("too few samples");
     expect(compareRuns(slower, base, 0.1).regressions).toEqual([]);
-    // Enough samples: the p95 at 40 req/s is judged.
+    // Enough samples: the p95 at that rate is judged.
     const many = (r: RunReport, factor: number) => ({
       ...r,
-      samples: [...r.samples, ...at40(factor), ...at40(factor)],
+      samples: [...r.samples, ...atRate(factor), ...atRate(factor)],
     });
     expect(compareRuns(many(withRates, 1.5), many(withRates, 1), 0.1).regressions).toEqual([
-      "40 req/s: TTFT p95 (ms)",
-      "40 req/s: end-to-end p95 (ms)",
+      `${rate} req/s: TTFT p95 (ms)`,
+      `${rate} req/s: end-to-end p95 (ms)`,
     ]);
     // A rate the baseline did not offer has nothing to be compared with.
     const other = structuredClone(recorded);

@@ -6,7 +6,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { errorWindows, inFlight, latencyWindows, windowSeconds } from "../../loadtest/harness/charts/timeline.js";
+import {
+  errorWindows,
+  inFlight,
+  latencyWindows,
+  pointLabel,
+  windowSeconds,
+} from "../../loadtest/harness/charts/timeline.js";
 import { supported } from "../../loadtest/harness/charts/itl-tail.js";
 import { renderHtml } from "../../loadtest/harness/report-html.js";
 import type { Sample } from "../../loadtest/harness/recorder.js";
@@ -15,25 +21,9 @@ import { outside, readChart } from "./svg-geometry.js";
 
 const run = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures/recorded-run.json"), "utf8")) as RunReport;
 
-/** The recorded run as a sweep: kinds, boundaries, SLO verdicts and the capacity found. */
-function asSweep(r: RunReport): RunReport {
-  const copy = structuredClone(r);
-  const sweepStart = Math.min(...copy.samples.filter((s) => s.scenario === "rate-sweep").map((s) => s.at));
-  copy.sweep = copy.sweep.map((p, i) => ({
-    ...p,
-    kind: "rate",
-    startMs: sweepStart + i * 600,
-    endMs: sweepStart + (i + 1) * 600,
-    slo: { met: i < 2, missed: i < 2 ? [] : ["TTFT p95 9 ms > 5 ms"] },
-  }));
-  copy.capacity = { kneeRate: 40, maxSloRate: 40, throughputRate: null };
-  copy.budget.ttftP95Ms = 5;
-  return copy;
-}
-
 const chartsOf = async (r: RunReport) => ((await renderHtml(r)).match(/<svg[\s\S]*?<\/svg>/g) ?? []).map(readChart);
-const sweep = asSweep(run);
-const charts = await chartsOf(sweep);
+// The recorded run ends in a short `--profile sweep`: points of every kind, SLO verdicts, a knee.
+const charts = await chartsOf(run);
 const chart = (title: string) => charts.find((c) => c.title.startsWith(title))!;
 const marks = (title: string, kind: string) => chart(title).items.filter((i) => i.mark.includes(`mark-${kind}`));
 
@@ -103,7 +93,7 @@ describe("the charts of a sweep run", () => {
       new Set(["TTFT p50", "TTFT p95", "end-to-end p50", "end-to-end p95"]),
     );
     const labels = marks("Stream latency over time", "text").map((i) => i.fields.text);
-    expect(labels).toEqual(expect.arrayContaining([...run.scenarios.map((s) => s.id), "10/s", "40/s", "80/s"]));
+    expect(labels).toEqual(expect.arrayContaining([...run.scenarios.map((s) => s.id), ...run.sweep.map(pointLabel)]));
     const rules = marks("Stream latency over time", "rule");
     expect(rules).toHaveLength(labels.length);
     // A rule spans the plot's height at its instant.
@@ -141,13 +131,17 @@ describe("the charts of a sweep run", () => {
 
   it("capacity: each point labelled with its rate and coloured by the SLO, the knee and the SLO line marked", () => {
     const points = marks("Capacity", "symbol");
-    expect(points.map((i) => [i.fields["requests/s (offered, or achieved when closed-loop)"], i.fields.SLO])).toEqual([
-      ["10", "met"],
-      ["40", "met"],
-      ["80", "missed"],
-    ]);
+    expect(points.map((i) => [i.fields["requests/s (offered, or achieved when closed-loop)"], i.fields.SLO])).toEqual(
+      run.sweep.map((p) => [String(p.rate), p.slo!.met ? "met" : "missed"]),
+    );
+    const rounded = (rate: number) => `${Math.round(rate * 10) / 10}/s`;
     expect(marks("Capacity", "text").map((i) => i.fields.text)).toEqual(
-      expect.arrayContaining(["10/s", "40/s", "80/s", "knee 40/s", "within SLO up to 40/s"]),
+      expect.arrayContaining([
+        ...run.sweep.map(pointLabel),
+        `knee ${rounded(run.capacity!.kneeRate!)}`,
+        `within SLO up to ${rounded(run.capacity!.maxSloRate!)}`,
+        `SLO ${run.budget.ttftP95Ms} ms`,
+      ]),
     );
     // The knee's rule and the SLO's: one vertical, one horizontal.
     const rules = marks("Capacity", "rule");

@@ -41,7 +41,9 @@ export function itlTailSpec(r: RunReport): TopLevelSpec | null {
           labelExpr: `{${ticks.map((p) => `'${nines(p).toFixed(4)}': 'p${p}'`).join(", ")}}[format(datum.value, '.4f')]`,
         },
       },
-      y: { field: "ms", type: "quantitative", title: "gap before a token (ms, log scale)", scale: { type: "log" } },
+      // A short title: Vega estimates text widths (no fonts at render time), and a rotated title it
+      // thinks taller than the plot pushed the whole chart down under an empty band.
+      y: { field: "ms", type: "quantitative", title: "gap (ms, log scale)", scale: { type: "log" } },
       color: scenarioColor(
         r,
         Object.keys(r.interTokenMs).filter((k) => r.interTokenMs[k].length),

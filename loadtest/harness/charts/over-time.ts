@@ -5,49 +5,87 @@
  */
 import type { TopLevelSpec } from "vega-lite";
 import type { RunReport } from "../run-report.js";
-import { boundaries, errorWindows, inFlight, latencyWindows, windowSeconds } from "./timeline.js";
-import { SIZE, scenarioColor } from "./style.js";
+import { boundaries, errorWindows, inFlight, latencyWindows, windowSeconds, type WindowRow } from "./timeline.js";
+import { LINE_LEGEND, WIDE, scenarioColor } from "./style.js";
 
 const TIME = { type: "quantitative", title: "time since start (s)", axis: { tickCount: 8 } } as const;
 
+/** A label's width at 9 px, estimated (no fonts at render time): wide enough for system-ui's digits and letters. */
+const labelWidth = (text: string) => text.length * 5.4 + 4;
+
+/**
+ * Each boundary's label in the first row (11 px apart, from the top) where it overlaps no other:
+ * right of its rule, or left of it near the plot's right edge. Placed here because Vega-Lite has
+ * no label collision for text marks, and clustered boundaries (a short scenario, a profile's
+ * points) wrote over each other.
+ */
+export function placeLabels(rows: Array<{ t: number; label: string }>, domainEnd: number, width: number) {
+  const ends: number[] = [];
+  return rows.map((b) => {
+    const x = (b.t / domainEnd) * width;
+    const w = labelWidth(b.label);
+    const left = x + 2 + w > width;
+    const [from, to] = left ? [x - 2 - w, x] : [x, x + 2 + w];
+    let row = ends.findIndex((e) => e + 3 <= from);
+    if (row === -1) row = ends.length;
+    ends[row] = to;
+    return { ...b, row: row * 11, align: left ? "right" : "left" };
+  });
+}
+
 /** The boundaries as rules with their labels along the top, inside the plot. */
 function boundaryLayers(r: RunReport, domainEnd: number) {
-  const rows = boundaries(r).filter((b) => b.t <= domainEnd);
+  const rows = placeLabels(
+    boundaries(r).filter((b) => b.t <= domainEnd),
+    domainEnd,
+    WIDE.width,
+  );
   if (!rows.length) return [];
+  const labels = (align: "left" | "right") => ({
+    data: { values: rows.filter((row) => row.align === align) },
+    mark: { type: "text", align, baseline: "top", dx: align === "left" ? 2 : -2, dy: 2, fontSize: 9, color: "#374151" },
+    encoding: {
+      x: { field: "t", ...TIME },
+      y: { value: 0 },
+      yOffset: { field: "row", type: "quantitative", scale: null },
+      text: { field: "label" },
+    },
+  });
   return [
     {
       data: { values: rows },
       mark: { type: "rule", strokeDash: [3, 3], color: "#6b7280" },
       encoding: { x: { field: "t", ...TIME } },
     },
-    {
-      data: { values: rows },
-      mark: { type: "text", align: "left", baseline: "top", dx: 2, dy: 2, angle: 0, fontSize: 9, color: "#374151" },
-      encoding: {
-        x: { field: "t", ...TIME },
-        // Alternate rows so neighbouring labels do not overwrite each other.
-        y: { value: 0 },
-        yOffset: { field: "row", type: "quantitative", scale: null },
-        text: { field: "label" },
-      },
-      transform: [
-        { window: [{ op: "row_number", as: "n" }], sort: [{ field: "t" }] },
-        { calculate: "((datum.n - 1) % 3) * 11", as: "row" },
-      ],
-    },
+    ...(["left", "right"] as const).filter((a) => rows.some((row) => row.align === a)).map(labels),
   ];
 }
 
 const end = (r: RunReport) => Math.max(r.durationMs / 1000, ...r.samples.map((s) => (s.at + s.latencyMs) / 1000));
 
+/**
+ * A row without latency between two windows that are not adjacent (no stream started in between,
+ * e.g. during the files scenario): the line breaks there instead of drawing a steady latency.
+ */
+function gaps(windows: readonly WindowRow[]) {
+  const out = [];
+  for (const [i, w] of windows.entries()) {
+    const next = windows.slice(i + 1).find((n) => n.measure === w.measure && n.percentile === w.percentile);
+    if (next && next.t0 > w.t1 + 1e-9)
+      out.push({ measure: w.measure, percentile: w.percentile, t: (w.t1 + next.t0) / 2, ms: null });
+  }
+  return out;
+}
+
 /** TTFT and end-to-end p50/p95 of the streams started in each window (log scale: both fit). */
 export function latencyOverTimeSpec(r: RunReport): TopLevelSpec | null {
   const step = windowSeconds(r.durationMs);
-  const rows = latencyWindows(r.samples, step).map((w) => ({ ...w, t: (w.t0 + w.t1) / 2 }));
-  if (!rows.length) return null;
+  const windows = latencyWindows(r.samples, step);
+  if (!windows.length) return null;
+  const rows = [...windows.map((w) => ({ ...w, t: (w.t0 + w.t1) / 2 })), ...gaps(windows)];
   const domainEnd = end(r);
   return {
-    ...SIZE,
+    ...WIDE,
     title: `Stream latency over time (p50, p95 per ${step} s)`,
     layer: [
       {
@@ -62,6 +100,7 @@ export function latencyOverTimeSpec(r: RunReport): TopLevelSpec | null {
             type: "nominal",
             title: "percentile",
             sort: ["p50", "p95"],
+            legend: LINE_LEGEND,
             scale: {
               range: [
                 [1, 0],
@@ -84,7 +123,7 @@ export function errorsOverTimeSpec(r: RunReport): TopLevelSpec | null {
   const rows = errorWindows(r.samples, step);
   const domainEnd = end(r);
   return {
-    ...SIZE,
+    ...WIDE,
     height: 120,
     title: `Failed operations over time (per ${step} s)${rows.length ? "" : ": none"}`,
     layer: [
@@ -115,7 +154,7 @@ export function concurrencySpec(r: RunReport): TopLevelSpec | null {
   const rows = inFlight(r.samples);
   const domainEnd = end(r);
   return {
-    ...SIZE,
+    ...WIDE,
     title: "Operations in flight over time",
     layer: [
       {

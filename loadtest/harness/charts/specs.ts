@@ -174,14 +174,15 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
     field: "throughput",
     type: "quantitative",
     title: "achieved output tokens/s",
-    scale: { zero: false },
+    // Room at both ends for a point's label ("throughput 40/s"), centred on it.
+    scale: { zero: false, padding: 40 },
   } as const;
   // TTFT and end-to-end differ by orders of magnitude: a log scale shows both.
   const y = {
     field: "latency",
     type: "quantitative",
     title: "latency (ms, log scale)",
-    scale: { type: "log" },
+    scale: { type: "log", padding: 24 },
   } as const;
   return {
     ...SIZE,
