@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareRuns } from "../../loadtest/harness/baseline.js";
-import { boundaries } from "../../loadtest/harness/charts/timeline.js";
+import { boundaries, pointLabel } from "../../loadtest/harness/charts/timeline.js";
 import { renderHtml } from "../../loadtest/harness/report-html.js";
 import type { RunReport } from "../../loadtest/harness/run-report.js";
 import { findChromium } from "../setup/chromium.js";
@@ -150,7 +150,7 @@ describe("the report in a browser", () => {
     const c = chart("Capacity");
     const x = xScale(c);
     const labels = c.marks.filter((m) => m.kind === "text").map((m) => m.text);
-    expect(labels).toEqual(expect.arrayContaining(run.sweep.map((p) => expect.stringMatching(/\/s$/) as string)));
+    expect(labels).toEqual(expect.arrayContaining(run.sweep.map(pointLabel)));
     expect(labels.filter((t) => /^(knee|within SLO)/.test(t ?? ""))).toHaveLength(2);
     expect(labels).toContain(`SLO ${run.budget.ttftP95Ms} ms`);
     const knee = run.capacity!.kneeRate!;
