@@ -182,6 +182,10 @@ export const ENV_DESCRIPTIONS: Record<string, EnvDescription> = {
   },
   HEADERS_TIMEOUT_SECONDS: { group: server, meaning: "request headers must arrive within this" },
   MAX_CONNECTIONS: { group: server, meaning: "open connections at once; more are refused at accept" },
+  LISTEN_BACKLOG: {
+    group: server,
+    meaning: "connections the kernel queues before the service accepts them (capped by net.core.somaxconn)",
+  },
   MCP_SESSION_IDLE_SECONDS: { group: server, meaning: "an MCP session without a message for this long ends" },
   MCP_MAX_SESSIONS_PER_KEY: { group: limits, meaning: "MCP sessions one key may hold at once (429 beyond)" },
   RESPONSES_CHAIN_MAX_BYTES: {

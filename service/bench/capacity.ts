@@ -19,7 +19,10 @@ import * as usage from "./capacity/usage.js";
 import { buildArtifact } from "./lib/service-process.js";
 
 const quick = process.argv.includes("--quick");
-const scale = (sizes: number[]) => (quick ? sizes.map((n) => Math.max(10, Math.round(n / 10))) : sizes);
+/** BENCH_CAPACITY_SIZES (comma-separated): these sizes instead, for one point re-measured (with --dim). */
+const sizesOverride = process.env.BENCH_CAPACITY_SIZES?.split(",").map(Number);
+const scale = (sizes: number[]) =>
+  sizesOverride ?? (quick ? sizes.map((n) => Math.max(10, Math.round(n / 10))) : sizes);
 const SAMPLES = Number(process.env.BENCH_CAPACITY_SAMPLES ?? (quick ? 60 : 200));
 
 const DIMENSIONS = {

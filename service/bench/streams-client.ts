@@ -29,7 +29,8 @@ async function openStreams(m: { url: string; key: string; model: string; count: 
         headers: { authorization: `Bearer ${m.key}`, "content-type": "application/json" },
       });
       if (++withHeaders === m.count) process.send!({ open: true });
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+      // The service's own words (an error envelope) say which limit answered, not just its status.
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${(await res.body.text()).slice(0, 300)}`);
       let tail = "";
       for await (const chunk of res.body) tail = (tail + String(chunk)).slice(-64); // only the end matters
       if (!tail.trimEnd().endsWith("data: [DONE]")) throw new Error(`ended without [DONE]: …${JSON.stringify(tail)}`);

@@ -108,6 +108,8 @@ export interface ServiceConfig {
     headersTimeoutMs: number;
     /** Open connections at once; more are refused at accept. */
     maxConnections: number;
+    /** Connections the kernel queues for accept (listen's backlog; the kernel caps it at net.core.somaxconn). */
+    listenBacklog: number;
   };
   /** Idle MCP sessions are closed after this many seconds. */
   mcpSessionIdleSeconds: number;
@@ -514,6 +516,9 @@ function readConfig(env: Env): ServiceConfig {
       requestTimeoutMs: positiveSeconds(env, "REQUEST_TIMEOUT_SECONDS", 600) * 1000,
       headersTimeoutMs: positiveSeconds(env, "HEADERS_TIMEOUT_SECONDS", 30) * 1000,
       maxConnections: int(env, "MAX_CONNECTIONS", 10_000, 1),
+      // Node's default of 511 overflowed when thousands of streams connected at once (the capacity
+      // bench's 5,000: resets); 4096 is Linux's default somaxconn, the most it grants unasked.
+      listenBacklog: int(env, "LISTEN_BACKLOG", 4096, 1),
     },
     mcpSessionIdleSeconds: positiveSeconds(env, "MCP_SESSION_IDLE_SECONDS", 600),
     mcpMaxSessionsPerKey: int(env, "MCP_MAX_SESSIONS_PER_KEY", 16, 1),

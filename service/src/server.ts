@@ -72,7 +72,7 @@ try {
   // What starting left behind would otherwise stay resident while idle (startup-gc.ts). Collected
   // before listening, so no request ever waits on the pause.
   collectStartupGarbage();
-  address = await app.listen({ host: config.host, port: config.port });
+  address = await app.listen({ host: config.host, port: config.port, backlog: config.http.listenBacklog });
 } catch (err) {
   // A busy port is a setup problem, not a crash: one line, no record left behind, exit at once.
   forgetStarting();

@@ -7,7 +7,7 @@
  * service's RSS (median of samples) and, over the whole wave, its CPU per stream.
  */
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createTestDatabase } from "../../../test/helpers/store.js";
 import { startChild } from "../lib/children.js";
 import { benchEnv, createKey, processCpuMicros, rssMb, startWarm, stopService } from "../lib/service-process.js";
@@ -22,6 +22,22 @@ const PROBES = 40;
 
 type Report = { open?: true; ok?: number; failures?: number; firstError?: string; ms?: number };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * The kernel's count of connections dropped because a listen queue was full (TcpExt ListenOverflows,
+ * this network namespace's): what reset streams when thousands connected at once; undefined off Linux.
+ */
+function listenOverflows(): number | undefined {
+  try {
+    const lines = readFileSync("/proc/net/netstat", "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("TcpExt:"));
+    const at = lines[0].split(" ").indexOf("ListenOverflows");
+    return at > 0 ? Number(lines[1].split(" ")[at]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function run(sizes: number[]): Promise<boolean> {
   const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"]).toString());
@@ -65,6 +81,7 @@ export async function run(sizes: number[]): Promise<boolean> {
       const reports: Report[] = [];
       client.process.on("message", (m: Report) => reports.push(m));
       const cpuBefore = processCpuMicros(pid);
+      const overflowsBefore = listenOverflows();
       client.process.send({ url: service.url, key, model: "agentport/slow", count: size });
       while (!reports.some((r) => r.open || r.ok !== undefined)) await new Promise((res) => setTimeout(res, 100));
       const samples = [rssMb(pid)];
@@ -78,6 +95,9 @@ export async function run(sizes: number[]): Promise<boolean> {
       const done = reports.find((r) => r.ok !== undefined)!;
       failed += done.failures ?? 0;
       if (done.failures) console.log(`    ${done.failures} of ${size} streams failed (first: ${done.firstError})`);
+      const overflows = (listenOverflows() ?? NaN) - (overflowsBefore ?? NaN);
+      if (overflows > 0)
+        console.log(`    ${overflows} connections overflowed a listen queue (LISTEN_BACKLOG) during the wave`);
       points.push({
         size,
         p50: percentile(open, 50),

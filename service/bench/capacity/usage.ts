@@ -2,7 +2,8 @@
  * Capacity dimension "usage rows": 10k → 1M → 10M minute rows of completions usage, all within the
  * last 30 days (the densest a month can be: more keys and models a minute, not a longer history),
  * bulk-inserted by generate_series in the server. Timed: the usage API over those 30 days, in
- * daily buckets, ungrouped and grouped by model, as an owner's dashboard asks it.
+ * daily buckets, ungrouped and grouped by model, as an owner's dashboard asks it, and the costs
+ * API over the same days by line item.
  */
 import { Caller } from "./http.js";
 import { printCurve, type Point } from "./curve.js";
@@ -14,7 +15,7 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   const s = await startOnScratchDatabase([{ id: "synthetic-20", kind: "synthetic", tokens: 20 }]);
   const caller = new Caller(s.service.url);
   const token = await s.memberToken();
-  const curves = { total: [] as Point[], byModel: [] as Point[] };
+  const curves = { total: [] as Point[], byModel: [] as Point[], costs: [] as Point[] };
   const now = Math.floor(Date.now() / 1000);
   const start = now - 30 * 86_400;
   // One anchor for every insert: rows of one group written by two statements must not meet on a minute.
@@ -24,9 +25,11 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
     for (const size of sizes) {
       // Row i: minute i mod 30 days back from the current one, group i div 30 days (a key and one of three models).
       await s.sql.query(
-        `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens)
+        `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens,
+                                    input_cost_micro_usd, output_cost_micro_usd)
          SELECT 'default', 'key_' || (i / ${MINUTES}), 'model-' || (i / ${MINUTES}) % 3,
-                $3::timestamptz - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30
+                $3::timestamptz - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30,
+                250 + i % 77, 600 + i % 91
            FROM generate_series($1::int, $2::int - 1) AS i`,
         [stored, size, anchor],
       );
@@ -37,6 +40,8 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
       const n = Math.max(10, Math.ceil(samples / 4));
       curves.total.push(await measurePoint(s, size, n, () => caller.call(path(""), token)));
       curves.byModel.push(await measurePoint(s, size, n, () => caller.call(path("&group_by=model"), token)));
+      const costs = `/v1/organization/costs?start_time=${start}&bucket_width=1d&limit=31&group_by=line_item`;
+      curves.costs.push(await measurePoint(s, size, n, () => caller.call(costs, token)));
       console.log(`    (${size} rows: usage tables ${(await usageMb(s.sql)).toFixed(1)} MB with indexes)`);
     }
   } finally {
@@ -45,7 +50,8 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   }
   const a = printCurve("usage API, 30 days in daily buckets", "rows", curves.total, "the service's RSS");
   const b = printCurve("usage API, 30 days by model", "rows", curves.byModel, "the service's RSS");
-  return a && b;
+  const c = printCurve("costs API, 30 days by line item", "rows", curves.costs, "the service's RSS");
+  return a && b && c;
 }
 
 async function usageMb(sql: Parameters<typeof relationMb>[0]): Promise<number> {

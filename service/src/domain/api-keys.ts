@@ -113,8 +113,14 @@ export class ApiKeys {
    * not by secret, so no secret stays in memory beyond the request that carried it.
    */
   private readonly verified = new Map<string, ApiKeyPrincipal>();
-  /** Store lookups under way, by secret digest, with the eviction count each began at. */
-  private readonly lookups = new Map<string, { evictions: number; result: Promise<ApiKeyPrincipal | undefined> }>();
+  /**
+   * Store lookups under way, by secret digest, with the eviction count each began at and the one
+   * to follow it for checks that may not join it (see verify).
+   */
+  private readonly lookups = new Map<
+    string,
+    { evictions: number; result: Promise<ApiKeyPrincipal | undefined>; next?: Promise<ApiKeyPrincipal | undefined> }
+  >();
   /**
    * Hashes of secrets that matched no key. Safe to remember: a new key always gets a fresh random
    * secret, so a refused secret can never become valid later.
@@ -292,7 +298,20 @@ export class ApiKeys {
     // last eviction and while notifications are live — the cases where the cache itself would
     // answer — so a revocation is never answered by a read from before it.
     const running = this.lookups.get(digest);
-    if (running && running.evictions === this.evictions && this.db.notificationsLive()) return running.result;
+    if (running && running.evictions === this.evictions) {
+      if (this.db.notificationsLive()) return running.result;
+      // Not live: a read from before this request must not answer it, but one that starts once the
+      // running lookup ends starts after it arrived. The checks arriving meanwhile share that one:
+      // a burst while the listener lags (a busy event loop) once queued a query each for the pool
+      // and its wait answered 503s.
+      running.next ??= running.result.catch(() => undefined).then(() => this.startLookup(hash, digest));
+      return running.next;
+    }
+    return this.startLookup(hash, digest);
+  }
+
+  /** A store lookup of the secret, registered so that checks arriving while it runs can share it. */
+  private startLookup(hash: Buffer, digest: string): Promise<ApiKeyPrincipal | undefined> {
     const result = this.lookup(hash, digest).finally(() => {
       if (this.lookups.get(digest)?.result === result) this.lookups.delete(digest);
     });

@@ -3,11 +3,12 @@
  * snapped to the UTC minute, hour or day, each with one `organization.costs.result` per group
  * (`project_id`, `line_item` — `<model>, input` and `<model>, output` as OpenAI names them — and
  * this server's `api_key_id` and `model`), amounts in USD from the usage rows' integer
- * micro-dollars. Paged like the usage API (usage-report.ts): `limit` buckets a page, the next
+ * micro-dollars, read as the usage API reads tokens: whole days and hours from the roll-ups
+ * (migrations 010 and 013), only the minutes left from the minute rows. Paged like the usage API (usage-report.ts): `limit` buckets a page, the next
  * page's cursor the next bucket's start.
  */
 import type { Queryable } from "../../store/db.js";
-import { BUCKET_WIDTHS, pageCursor, type BucketWidth } from "../usage/usage-report.js";
+import { BUCKET_WIDTHS, pageCursor, sources, type BucketWidth } from "../usage/usage-report.js";
 import { usd } from "./cost.js";
 
 /** Buckets a page by default and at most, per width (OpenAI's for 1d: 7 and 180). */
@@ -93,14 +94,22 @@ export async function costReport(db: Queryable, q: CostQuery): Promise<CostPage>
     .filter((c) => !cols.includes(c))
     .map((c) => `, NULL::text AS ${c}`)
     .join("");
-  const { rows } = await db.query<Row>(
-    `SELECT date_bin($4::interval, minute, TIMESTAMPTZ 'epoch') AS bucket${groups}${nulls},
-            sum(input_cost_micro_usd) AS input, sum(output_cost_micro_usd) AS output
-       FROM usage_minutes
-      WHERE project_id = $1 AND minute >= $2::timestamptz AND minute < $3::timestamptz
-      GROUP BY 1${groups} ORDER BY 1${groups}`,
-    [q.projectId, new Date(first * 1000).toISOString(), new Date(until * 1000).toISOString(), `${width} seconds`],
-  );
+  const params: unknown[] = [q.projectId, `${width} seconds`];
+  const parts = sources(first, until, width).map(({ table, column, from, to }) => {
+    const range = `$${params.push(new Date(from * 1000).toISOString())}::timestamptz`;
+    const end = `$${params.push(new Date(to * 1000).toISOString())}::timestamptz`;
+    return `SELECT ${column} AS t, project_id, api_key_id, model, input_cost_micro_usd, output_cost_micro_usd FROM ${table}
+             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end}`;
+  });
+  const { rows } = parts.length
+    ? await db.query<Row>(
+        `SELECT date_bin($2::interval, t, TIMESTAMPTZ 'epoch') AS bucket${groups}${nulls},
+                sum(input_cost_micro_usd) AS input, sum(output_cost_micro_usd) AS output
+           FROM (${parts.join(" UNION ALL ")}) AS u
+          GROUP BY 1${groups} ORDER BY 1${groups}`,
+        params,
+      )
+    : { rows: [] as Row[] };
   const data: CostPage["data"] = [];
   const byStart = new Map<number, CostResult[]>();
   for (let i = 0; i < count; i++) {

@@ -229,6 +229,40 @@ describe("verify", () => {
     expect(store.lookups).toBe(2);
   });
 
+  it("while notifications are not live, the checks arriving during a lookup share one that starts after it ends", async () => {
+    const { store, keys } = setup();
+    store.add(secretOf(1), { id: "key_a" });
+    store.live = false;
+    const releases = store.holdEach();
+    const first = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(1));
+    const burst = Array.from({ length: 50 }, () => keys.verify(secretOf(1)));
+    await new Promise((r) => setImmediate(r));
+    expect(store.lookups).toBe(1); // none of the burst is answered by the read under way
+    releases[0]();
+    expect(await first).toMatchObject({ keyId: "key_a" });
+    await vi.waitFor(() => expect(releases).toHaveLength(2)); // the shared one, begun after the first ended
+    releases[1]();
+    for (const p of await Promise.all(burst)) expect(p).toMatchObject({ keyId: "key_a" });
+    expect(store.lookups).toBe(2);
+  });
+
+  it("a key revoked while checks wait on a lookup is refused by the lookup they share", async () => {
+    const { store, keys } = setup();
+    store.add(secretOf(1), { id: "key_a" });
+    store.live = false;
+    const releases = store.holdEach();
+    const first = keys.verify(secretOf(1));
+    await vi.waitFor(() => expect(releases).toHaveLength(1));
+    const waiting = keys.verify(secretOf(1));
+    releases[0]();
+    expect(await first).toMatchObject({ keyId: "key_a" });
+    store.rows = []; // revoked after the first read, before the shared one
+    await vi.waitFor(() => expect(releases).toHaveLength(2));
+    releases[1]();
+    expect(await waiting).toBeUndefined();
+  });
+
   it("a check after a revocation does not join a lookup that began before it", async () => {
     const { store, keys } = setup();
     store.add(secretOf(1), { id: "key_a" });
