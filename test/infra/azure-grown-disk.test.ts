@@ -48,7 +48,13 @@ describe("Azure PostgreSQL after autoGrow: a plain up sends the grown disk size"
     ]);
     [grownOnPurpose, firstCreate] = await Promise.all([
       planGrown(256, ["data.azure.postgresStorageGb=512"]),
-      planGrown(256, ["platform.state=~"]),
+      // A new stack, and one not given the data-plane keys: it lists them from Azure.
+      planGrown(256, [
+        "platform.state=~",
+        "storage.secret.clouda.STORAGE_ACCESS_KEY=~",
+        "data.azure.redisAccessKey=~",
+        "data.azure.cosmosConnectionString=~",
+      ]),
     ]);
   }, 600_000);
 
@@ -73,6 +79,11 @@ describe("Azure PostgreSQL after autoGrow: a plain up sends the grown disk size"
 
   it("a first create reads no server and creates the stack's size", () => {
     expect(serverReads(firstCreate)).toEqual([]);
+    expect(firstCreate.invokes.map((c) => c.token).sort()).toEqual([
+      "azure-native:cosmosdb:listDatabaseAccountConnectionStrings",
+      "azure-native:redis:listRedisKeys",
+      "azure-native:storage:listStorageAccountKeys",
+    ]);
     for (const s of servers(firstCreate)) expect(s.inputs.storage.storageSizeGB, s.name).toBe(64);
   });
 });
