@@ -10,7 +10,7 @@ import {
   MongoDBResourceMongoDBDatabase,
   listDatabaseAccountConnectionStringsOutput,
 } from "@pulumi/azure-native/cosmosdb/index.js";
-import { Configuration, Database, Server } from "@pulumi/azure-native/dbforpostgresql/index.js";
+import { Configuration, Database, Server, getServerOutput } from "@pulumi/azure-native/dbforpostgresql/index.js";
 import { PrivateDnsZoneGroup, PrivateEndpoint } from "@pulumi/azure-native/network/index.js";
 import { PrivateZone, VirtualNetworkLink } from "@pulumi/azure-native/privatedns/index.js";
 import { Redis, listRedisKeysOutput } from "@pulumi/azure-native/redis/index.js";
@@ -26,6 +26,8 @@ export interface AzureDataServicesArgs {
   sizing: StackSpec["data"]["azure"];
   /** Resource group of the deployment. */
   resourceGroupName: pulumi.Input<string>;
+  /** The deployed PostgreSQL servers' names (platform.state.postgresServers); none on a first create. */
+  deployedServers?: { sqldb?: string; vectordb?: string };
 }
 
 export class AzureDataServices extends pulumi.ComponentResource implements ManagedDataServices {
@@ -44,6 +46,7 @@ export class AzureDataServices extends pulumi.ComponentResource implements Manag
       parent: this,
       zones: new Map(),
       ready: this.ready,
+      deployedServers: args.deployedServers ?? {},
     };
     if (logins.sqldb) this.endpoints.sqldb = createPostgres(scope, "sqldb", logins.sqldb);
     if (logins.vectordb) this.endpoints.vectordb = createPostgres(scope, "vectordb", logins.vectordb);
@@ -62,6 +65,7 @@ interface Scope {
   parent: pulumi.Resource;
   zones: Map<string, PrivateZone>;
   ready: pulumi.Resource[];
+  deployedServers: NonNullable<AzureDataServicesArgs["deployedServers"]>;
 }
 
 /** Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected. */
@@ -149,7 +153,7 @@ function createPostgres(
       administratorLogin: user,
       administratorLoginPassword: password,
       sku: { name: size.postgresSku, tier: size.postgresTier },
-      storage: { storageSizeGB: size.postgresStorageGb, autoGrow: "Enabled" },
+      storage: { storageSizeGB: diskSize(scope, kind), autoGrow: "Enabled" },
       highAvailability: { mode: size.postgresHighAvailability },
       backup: {
         backupRetentionDays: size.postgresBackupRetentionDays,
@@ -163,15 +167,26 @@ function createPostgres(
       authConfig: { passwordAuth: "Enabled" },
       tags: net.tags,
     },
-    // autoGrow raises storageSizeGB on Azure's side, and Azure never shrinks a disk: after a
-    // refresh, the stack's smaller size would be an update Azure refuses. azure-native has no
-    // diff suppression like RDS's maxAllocatedStorage, so the size is read only at creation;
-    // an update sends the size in state, so those `up`s run with --refresh; a deliberate
-    // increase is made on the server (az postgres flexible-server update --storage-size).
-    { ...stateful(scope), ignoreChanges: ["storage.storageSizeGB"] },
+    stateful(scope),
   );
   createPostgresSettings(scope, id, kind, server, database);
   return { host: server.fullyQualifiedDomainName, port: 5432, username: user, password, database };
+}
+
+/**
+ * The disk size a server is sent: the stack's, or the size Azure grew the deployed server to
+ * (autoGrow), whichever is larger. azure-native updates a server with a PUT of all its inputs
+ * (docs/operations.md, "Grown disks"), and Azure refuses a size below the disk's, so every update
+ * sends at least the live size: read from the server (a control-plane GET, which `Reader` allows)
+ * when the stack names it, which a first create cannot and need not.
+ */
+function diskSize(scope: Scope, kind: "sqldb" | "vectordb"): pulumi.Input<number> {
+  const configured = scope.size.postgresStorageGb;
+  const serverName = scope.deployedServers[kind];
+  if (!serverName) return configured;
+  return getServerOutput({ resourceGroupName: scope.resourceGroupName, serverName }, { parent: scope.parent }).apply(
+    (live) => Math.max(configured, live.storage?.storageSizeGB ?? 0),
+  );
 }
 
 /** The server's extension settings (vectordb) and its database, one write at a time: parallel writes to one flexible server fail with ServerIsBusy. */
@@ -252,8 +267,10 @@ function createCache(scope: Scope): NonNullable<ManagedEndpoints["cache"]> {
       id: net.privateDnsZoneIds.redis,
     }),
   );
+  // Given as config, the key is not listed (docs/security.md, "Preview roles").
   const key = pulumi.secret(
-    listRedisKeysOutput({ name: cache.name, resourceGroupName }, { parent: scope.parent }).apply((k) => k.primaryKey),
+    size.redisAccessKey ??
+      listRedisKeysOutput({ name: cache.name, resourceGroupName }, { parent: scope.parent }).apply((k) => k.primaryKey),
   );
   return { host: cache.hostName, port: cache.sslPort, username: "default", password: key };
 }
@@ -295,17 +312,21 @@ function createDocdb(scope: Scope, database: string): NonNullable<ManagedEndpoin
       id: net.privateDnsZoneIds.mongo,
     }),
   );
-  // Picked by description: the list also holds read-only strings, in no promised order. The
-  // database goes in the path, as on AWS.
-  const uri = listDatabaseAccountConnectionStringsOutput(
-    { resourceGroupName, accountName: account.name },
-    { parent: scope.parent },
-  ).apply((r) => {
-    const primary = r.connectionStrings?.find(
-      (c) => c.description === "Primary MongoDB Connection String",
-    )?.connectionString;
-    if (!primary) throw new Error(`Cosmos DB account lists no "Primary MongoDB Connection String"`);
-    return primary.replace(/\/\?/, `/${encodeURIComponent(database)}?`);
-  });
-  return { uri: pulumi.secret(uri) };
+  // Given as config, nothing is listed (docs/security.md, "Preview roles"). Listed, it is picked by
+  // description: the list also holds read-only strings, in no promised order.
+  const primary =
+    size.cosmosConnectionString ??
+    listDatabaseAccountConnectionStringsOutput(
+      { resourceGroupName, accountName: account.name },
+      { parent: scope.parent },
+    ).apply((r) => {
+      const found = r.connectionStrings?.find(
+        (c) => c.description === "Primary MongoDB Connection String",
+      )?.connectionString;
+      if (!found) throw new Error(`Cosmos DB account lists no "Primary MongoDB Connection String"`);
+      return found;
+    });
+  // The database goes in the path, as on AWS.
+  const uri = pulumi.secret(primary).apply((p) => p.replace(/\/\?/, `/${encodeURIComponent(database)}?`));
+  return { uri };
 }

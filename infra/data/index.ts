@@ -19,6 +19,7 @@ export async function createManagedData(
       network: spec.cloud.azure,
       sizing: spec.data.azure,
       resourceGroupName,
+      deployedServers: spec.platform.state?.postgresServers,
     });
   }
   const { AwsDataServices } = await import("./aws.js");

@@ -14,7 +14,8 @@ import { SERVICE_VERSION } from "../../service/src/version.js";
 const USAGE = `usage: npm run plan -- --stack NAME [--set PATH=VALUE]... [--json]
 
   -s, --stack NAME              the stack file stacks/Pulumi.NAME.yaml (${stackNames(STACKS_DIR).join(", ")})
-      --set PATH=VALUE          plan as if the stack file said so (e.g. data.aws.postgresInstanceClass=db.r6g.xlarge)
+      --set PATH=VALUE          plan as if the stack file said so (e.g. data.aws.postgresInstanceClass=db.r6g.xlarge;
+                                PATH=~ as if it lacked the key)
       --json                    print the plan as one JSON document
   -h, --help                    this text
       --version                 the agentport version`;

@@ -117,6 +117,7 @@ export function planJson(plan: Plan): Record<string, unknown> {
           : mask(r.inputs, plan.secretValues);
       return { type: r.type, name: r.name, inputs, options: o };
     }),
+    invokes: plan.invokes.map((c) => ({ token: c.token, inputs: mask(c.inputs, plan.secretValues) })),
     outputs: Object.fromEntries(
       Object.entries(plan.outputs).map(([name, o]) => [
         name,

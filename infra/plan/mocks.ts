@@ -16,9 +16,16 @@ export interface RecordedResource {
   inputs: Record<string, unknown>;
 }
 
+/** A provider function the program called (what a preview asks the cloud for). */
+export interface RecordedInvoke {
+  token: string;
+  inputs: Record<string, unknown>;
+}
+
 export interface Recorder {
   mocks: pulumi.runtime.Mocks;
   resources: RecordedResource[];
+  invokes: RecordedInvoke[];
   /** Every secret value the mocks generated. */
   secretValues: Set<string>;
 }
@@ -50,6 +57,7 @@ pi1p
 
 export function createRecorder(): Recorder {
   const resources: RecordedResource[] = [];
+  const invokes: RecordedInvoke[] = [];
   const secretValues = new Set<string>();
   const secret = (value: string) => {
     secretValues.add(value);
@@ -75,13 +83,16 @@ export function createRecorder(): Recorder {
         state: { ...args.inputs, ...outputs(args.type, args.name, args.inputs, secret) },
       };
     },
-    call: (args) => callResult(args, remember),
+    call: (args) => {
+      invokes.push({ token: args.token, inputs: args.inputs });
+      return callResult(args, remember);
+    },
   };
   function remember(value: string): string {
     secretValues.add(value);
     return value;
   }
-  return { mocks, resources, secretValues };
+  return { mocks, resources, invokes, secretValues };
 }
 
 /** What the provider answers on creating a resource, beyond its inputs: the outputs the program reads. */
@@ -164,6 +175,13 @@ function callResult(args: pulumi.runtime.MockCallArgs, remember: (value: string)
   switch (args.token) {
     case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
       return { userName: "AWS", password: remember(`mock-ecr-token-${fake(String(i.registryId), 32)}`) };
+    case "azure-native:dbforpostgresql:getServer":
+      // The deployed server as Azure reports it. PLAN_POSTGRES_LIVE_GB stands for a disk autoGrow
+      // enlarged; unset, the disk is the schema's default size.
+      return {
+        name: i.serverName,
+        storage: { storageSizeGB: Number(process.env.PLAN_POSTGRES_LIVE_GB ?? 64), autoGrow: "Enabled" },
+      };
     case "azure-native:storage:listStorageAccountKeys":
       return { keys: [{ keyName: "key1", value: remember(`mock-storage-key-${fake(String(i.accountName), 40)}`) }] };
     case "azure-native:redis:listRedisKeys":

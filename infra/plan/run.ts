@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc.js";
-import { createRecorder, type RecordedResource } from "./mocks.js";
+import { createRecorder, type RecordedInvoke, type RecordedResource } from "./mocks.js";
 import { readStackFile, withEdits } from "./stack-file.js";
 
 export interface PlanOutput {
@@ -27,6 +27,8 @@ export interface Plan {
   stack: string;
   /** Resources in registration order, inputs as the provider would get them. */
   resources: RecordedResource[];
+  /** Provider functions the program called, in call order (listKeys, getServer, …). */
+  invokes: RecordedInvoke[];
   /** Stack outputs. */
   outputs: Record<string, PlanOutput>;
   /** Every value known to be secret: mock-generated ones and `secure:` stand-ins. */
@@ -114,6 +116,7 @@ export async function runPlan(stack: string, stacksDir?: string, edits: string[]
   return {
     stack,
     resources: recorder.resources,
+    invokes: recorder.invokes,
     outputs,
     secretValues: recorder.secretValues,
     options,

@@ -73,8 +73,8 @@ export function projectConfig(file: StackFile): Record<string, unknown> {
 
 /**
  * The stack file with `PATH=VALUE` edits applied (`data.aws.postgresInstanceClass=db.r6g.xlarge`;
- * the value is read as YAML, so `true`, `3` and `"17"` keep their types, and `{secure: x}` is a
- * secret's stand-in): an operation's plan, before the stack file is edited. Paths are the `agentport:` keys without the namespace.
+ * the value is read as YAML, so `true`, `3` and `"17"` keep their types, `{secure: x}` is a
+ * secret's stand-in, and `~` removes the key): an operation's plan, before the stack file is edited. Paths are the `agentport:` keys without the namespace.
  */
 export function withEdits(file: StackFile, edits: string[]): StackFile {
   const config = structuredClone(file.config);
@@ -97,7 +97,11 @@ export function withEdits(file: StackFile, edits: string[]): StackFile {
       securePaths,
     );
     if (securePaths.length > before && !secretKeys.includes(key)) secretKeys.push(key);
-    if (path.length === 1) config[key] = value;
+    // `PATH=~` (YAML null): planned as if the stack file lacked the key.
+    if (value === null) {
+      if (path.length === 1) delete config[key];
+      else delete node[path.at(-1)!];
+    } else if (path.length === 1) config[key] = value;
     else node[path.at(-1)!] = value;
   }
   return { config, securePaths, secretKeys };

@@ -88,6 +88,7 @@ function checkState(s: StackSpec, report: Report): void {
       "data.azure.postgresGeoRedundantBackup",
       "Azure sets geo-redundant backup only when a server is created: restore into a new server instead (docs/operations.md)",
     );
+  checkPostgresServers(s, state, report);
   if (
     state.docdbInstances !== undefined &&
     s.data.aws.docdbInstances < state.docdbInstances &&
@@ -97,6 +98,21 @@ function checkState(s: StackSpec, report: Report): void {
       "data.aws.docdbInstances",
       `fewer than the ${state.docdbInstances} DocumentDB instances deployed deletes protected instances, which Pulumi refuses: unprotect the highest-numbered ones (pulumi state unprotect), then add docdbInstances to platform.acknowledge`,
     );
+}
+
+/**
+ * Azure grows a PostgreSQL disk itself (autoGrow) and refuses a smaller size, and azure-native
+ * updates a server with a PUT of every input: each `up` of a stack with state reads the deployed
+ * server's size (data/azure.ts), for which it needs the server's name.
+ */
+function checkPostgresServers(s: StackSpec, state: NonNullable<StackSpec["platform"]["state"]>, report: Report): void {
+  if (s.cloud.provider !== "azure") return;
+  for (const kind of ["sqldb", "vectordb"] as const)
+    if (s.data[kind] === "managed" && !state.postgresServers?.[kind])
+      report(
+        `platform.state.postgresServers.${kind}`,
+        `a stack with state names its deployed PostgreSQL server, so \`pulumi up\` sends the disk size Azure grew it to (autoGrow) rather than a smaller one Azure refuses: the name starting with data-${kind} in \`az postgres flexible-server list -g ${s.cloud.azure.resourceGroupName ?? "<group>"} --query "[].name" -o tsv\``,
+      );
 }
 
 lifecycleRules.push(rule(["platform", "data", "cloud", "storage", "monitoring"], checkState));

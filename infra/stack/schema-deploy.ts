@@ -24,6 +24,15 @@ import {
   url,
 } from "./fields.js";
 
+/** An Azure Database for PostgreSQL flexible server's name, as Azure takes it. */
+const azurePostgresName = () =>
+  z
+    .string()
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/,
+      "must be a flexible server's name: 3–63 lowercase letters, digits and hyphens",
+    );
+
 /** A default budget (the service's BUDGET_KEY_* / BUDGET_PROJECT_*): USD per period, as the service reads them. */
 const budget = () =>
   z.strictObject({
@@ -129,6 +138,13 @@ export const platform = z.strictObject({
       mqDeploymentMode: oneOf(["SINGLE_INSTANCE", "CLUSTER_MULTI_AZ"]).optional(),
       postgresGeoRedundantBackup: bool().optional(),
       docdbInstances: positiveInt().optional(),
+      /**
+       * Azure: the deployed PostgreSQL servers' names (`az postgres flexible-server list -g <group>
+       * --query "[].name"`), so each `up` reads the disk size autoGrow reached and never sends a smaller one.
+       */
+      postgresServers: z
+        .strictObject({ sqldb: azurePostgresName().optional(), vectordb: azurePostgresName().optional() })
+        .optional(),
     })
     .optional(),
   /** Changes against `state` the operator has prepared for (a dump taken, a new server restored). */
@@ -200,6 +216,13 @@ export const data = z
         cosmosServerVersion: text().default("6.0"),
         /** Cosmos DB continuous backup (point-in-time restore, 30 days); set in prod. One-way: Azure cannot go back to periodic. */
         cosmosContinuousBackup: bool().default(false),
+        /**
+         * The Redis access key and Cosmos DB's primary MongoDB connection string, given as `secure:`
+         * config: the program then lists no keys (a preview needs no list action). With
+         * storage.secret.clouda.STORAGE_ACCESS_KEY, all three or none.
+         */
+        redisAccessKey: text().optional(),
+        cosmosConnectionString: text().optional(),
       })
       .prefault({}),
   })

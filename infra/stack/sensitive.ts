@@ -5,7 +5,7 @@
 // Credential-bearing leaves, also inside free-form lists (remote-write `headers.Authorization`,
 // `authorization.credentials`, `bearer_token`, an `X-Api-Key` header).
 const SECRET_LEAF =
-  /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|accesskeyid|(^|[_-])keys?|rootuser|authorization|credentials)$/i;
+  /(password|passwords|secret|token|cookie|private_key|mongodb_uri|apikey|accountkey|access_key|accesskey|access_key_id|accesskeyid|connectionstring|(^|[_-])keys?|rootuser|authorization|credentials)$/i;
 const SECRET_SUBTREES = [
   /^credentials\.(?!translator\.translator_service$)/,
   /^auditLogs\.outputs\.[^.]+\.env\./,

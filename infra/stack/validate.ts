@@ -5,6 +5,7 @@
 import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
 import type { Rule } from "./rule.js";
+import { azureKeyRules } from "./rules-azure-keys.js";
 import { deployRules } from "./rules-deploy.js";
 import { lifecycleRules } from "./rules-lifecycle.js";
 import { platformRules } from "./rules-platform.js";
@@ -20,7 +21,7 @@ export interface Issue {
 
 export type Validation = { ok: true; spec: StackSpec; issues: [] } | { ok: false; issues: Issue[] };
 
-const RULES: Rule[] = [...deployRules, ...platformRules, ...tlsRules, ...lifecycleRules];
+const RULES: Rule[] = [...deployRules, ...platformRules, ...tlsRules, ...lifecycleRules, ...azureKeyRules];
 
 /** How the reader knows a value was a `secure:` entry: its stand-in offline, its path under Pulumi. */
 export interface ValidateOptions {

@@ -73,12 +73,22 @@ describe("plan: prod-azure (storage account + Azure managed services)", () => {
       Array(2).fill(expect.stringMatching(/\/virtualNetworks\/vnet-prod$/)),
     );
   });
-  it("lets Azure grow PostgreSQL disks (autoGrow) without a later up asking to shrink them", () => {
+  it("lets Azure grow PostgreSQL disks (autoGrow) and sends each update the deployed server's size, read from it", () => {
     for (const name of ["data-sqldb", "data-vectordb"]) {
       const server = r.plan.resources.find((x) => x.type === "azure-native:dbforpostgresql:Server" && x.name === name)!;
       expect(server.inputs.storage).toMatchObject({ autoGrow: "Enabled", storageSizeGB: 64 });
-      expect(optionsOf(r.plan, server.type, name).ignoreChanges).toEqual(["storage.storageSizeGB"]);
+      expect(optionsOf(r.plan, server.type, name).ignoreChanges).toEqual([]);
     }
+    expect(r.plan.invokes.filter((c) => c.token === "azure-native:dbforpostgresql:getServer")).toEqual([
+      {
+        token: "azure-native:dbforpostgresql:getServer",
+        inputs: expect.objectContaining({ serverName: "data-sqldb4c1e9a2" }),
+      },
+      {
+        token: "azure-native:dbforpostgresql:getServer",
+        inputs: expect.objectContaining({ serverName: "data-vectordb7f03b6d" }),
+      },
+    ]);
   });
   it("runs PostgreSQL zone-redundant with geo-redundant backups kept as long as the stack says", () => {
     for (const server of r.plan.resources.filter((x) => x.type === "azure-native:dbforpostgresql:Server")) {

@@ -55,4 +55,28 @@ describe("a stack with state: edits that drop data or that a provider refuses ar
     // Growing is what the providers do in place.
     expect(refused("prod-aws", (r) => (r.data.aws.docdbInstances = 4))).toEqual([]);
   });
+
+  it("asks an Azure stack with state for its deployed PostgreSQL servers' names (their grown disks are read from them), not a first create", () => {
+    const message = (edit: (raw: Record<string, any>) => void) => {
+      const raw = rawStack("prod-azure");
+      edit(raw);
+      const v = validateStack(raw, {});
+      return v.ok ? [] : v.issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    const missing = message((r) => delete r.platform.state.postgresServers.vectordb);
+    expect(missing).toEqual([expect.stringMatching(/^platform\.state\.postgresServers\.vectordb: .*data-vectordb/)]);
+    expect(missing[0]).toContain('az postgres flexible-server list -g rg-agentport-prod --query "[].name" -o tsv');
+    expect(refused("prod-azure", (r) => delete r.platform.state)).toEqual([]);
+    // An in-cluster vector store has no server to name.
+    expect(
+      refused("prod-azure", (r) => {
+        delete r.platform.state.postgresServers.vectordb;
+        r.data.vectordb = "inCluster";
+        r.platform.state.inCluster.push("vectordb");
+      }),
+    ).toEqual([]);
+    expect(refused("prod-azure", (r) => (r.platform.state.postgresServers.sqldb = "Data_SqlDb"))).toEqual([
+      "platform.state.postgresServers.sqldb",
+    ]);
+  });
 });
