@@ -35,6 +35,13 @@ export const MODULES = [
   "service/src/http/json-body.ts",
   "infra/stack/rules-deploy.ts",
   "loadtest/harness/stats.ts",
+  "loadtest/harness/verdict-rule.ts",
+  "loadtest/harness/bootstrap.ts",
+  "loadtest/harness/knee.ts",
+  "service/src/domain/spend/cost.ts",
+  "service/src/domain/spend/budget-period.ts",
+  "service/src/domain/agents/circuit-breaker.ts",
+  "service/src/domain/agents/retry-budget.ts",
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -1,7 +1,6 @@
-/** The breaker's and the retry budget's state machines on a hand-moved clock: every transition, nothing else. */
+/** The breaker's state machine on a hand-moved clock: every transition, each boundary, nothing else. */
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker, type BreakerState } from "../../../service/src/domain/agents/circuit-breaker.js";
-import { RetryBudget } from "../../../service/src/domain/agents/retry-budget.js";
+import { CircuitBreaker, type BreakerState } from "../../../../../../service/src/domain/agents/circuit-breaker.js";
 
 function breaker(failures = 3, windowMs = 1_000, cooldownMs = 5_000) {
   const clock = { t: 1_000_000 };
@@ -99,26 +98,67 @@ describe("circuit breaker", () => {
   it("refuses a threshold below one", () => {
     expect(() => new CircuitBreaker({ failures: 0, windowMs: 1, cooldownMs: 1 })).toThrow(RangeError);
   });
-});
 
-describe("retry budget", () => {
-  it("allows `min` retries, plus `percent` of the calls in the window, and no more", () => {
-    const clock = { t: 0 };
-    const budget = new RetryBudget({ percent: 20, min: 2, windowMs: 10_000 }, () => clock.t);
-    expect([budget.tryRetry(), budget.tryRetry(), budget.tryRetry()]).toEqual([true, true, false]);
-    for (let i = 0; i < 10; i++) budget.called();
-    expect([budget.tryRetry(), budget.tryRetry(), budget.tryRetry()]).toEqual([true, true, false]);
+  it("a threshold of one opens on the first failure; a threshold that is no number is refused", () => {
+    const { b } = breaker(1);
+    b.failed();
+    expect(b.state).toBe("open");
+    expect(() => new CircuitBreaker({ failures: Number.NaN, windowMs: 1, cooldownMs: 1 })).toThrow(RangeError);
+    expect(() => new CircuitBreaker({ failures: 1, windowMs: 1, cooldownMs: 1 })).not.toThrow();
   });
 
-  it("calls and retries leave the window as time passes", () => {
-    const clock = { t: 0 };
-    const budget = new RetryBudget({ percent: 50, min: 0, windowMs: 10_000 }, () => clock.t);
-    for (let i = 0; i < 4; i++) budget.called();
-    expect([budget.tryRetry(), budget.tryRetry(), budget.tryRetry()]).toEqual([true, true, false]);
+  it("a failure reported while open leaves the cooldown where it was, even at a threshold of one", () => {
+    const { b, clock, moves } = breaker(1);
+    b.failed();
+    clock.t += 4_000;
+    b.failed();
+    expect(b.openFor()).toBe(1_000);
+    clock.t += 1_000;
+    expect(b.acquire()).toBe(true);
+    expect(moves).toEqual([
+      ["closed", "open"],
+      ["open", "half_open"],
+    ]);
+  });
+
+  it("openFor counts down while open, and is 0 once the cooldown has passed or when not open", () => {
+    const { b, clock } = breaker();
+    expect(b.openFor()).toBe(0);
+    for (let i = 0; i < 3; i++) b.failed();
+    expect(b.openFor()).toBe(5_000);
+    clock.t += 2_000;
+    expect(b.openFor()).toBe(3_000);
     clock.t += 10_000;
-    expect(budget.tryRetry()).toBe(false);
-    budget.called();
-    budget.called();
-    expect([budget.tryRetry(), budget.tryRetry()]).toEqual([true, false]);
+    expect(b.openFor()).toBe(0);
+    expect(b.acquire()).toBe(true);
+    expect(b.openFor()).toBe(0);
+  });
+
+  it("a closed breaker stays closed however long since it last opened", () => {
+    const { b, clock } = breaker();
+    clock.t += 60_000;
+    expect(b.state).toBe("closed");
+    for (let i = 0; i < 3; i++) b.failed();
+    clock.t += 5_000;
+    b.acquire();
+    b.succeeded();
+    clock.t += 60_000;
+    expect(b.state).toBe("closed");
+    expect(b.acquire()).toBe(true);
+    expect(b.acquire()).toBe(true);
+  });
+
+  it("a closed breaker's success moves nothing", () => {
+    const { b, moves } = breaker();
+    b.succeeded();
+    expect(moves).toEqual([]);
+  });
+
+  it("runs on the real clock by default", () => {
+    const b = new CircuitBreaker({ failures: 1, windowMs: 60_000, cooldownMs: 60_000 });
+    b.failed();
+    expect(b.state).toBe("open");
+    expect(b.acquire()).toBe(false);
+    expect(b.openFor()).toBeGreaterThan(50_000);
   });
 });
