@@ -109,6 +109,17 @@ describe("bootstrapChange", () => {
     // The baseline's mean over two values is 0, 5 or 10; the current's is always 0.
     const all = bootstrapChange([0, 10], [0], "mean", { scale: "absolute", confidence: 1 })!;
     expect([all.low, all.high]).toEqual([-10, 0]);
+    // A resample draws as many values as the sample has (two): its mean is never a third of 10.
+    const mid = bootstrapChange([0, 10], [0], "mean", { scale: "absolute", confidence: 0.5 })!;
+    expect([-10, -5, 0]).toContain(mid.low);
+    expect([-10, -5, 0]).toContain(mid.high);
+  });
+
+  it("confidence 1 over two resamples: the lower bound is the smaller change, the upper the larger", () => {
+    const base = Array.from({ length: 40 }, (_, i) => i);
+    const cur = Array.from({ length: 40 }, (_, i) => i * 1.2);
+    const two = bootstrapChange(base, cur, q(0.5), { scale: "relative", resamples: 2, confidence: 1 })!;
+    expect(two.low).toBeLessThan(two.high);
   });
 
   it("the seed and the resample count: defaults, and a different seed gives different bounds", () => {

@@ -50,6 +50,16 @@ describe("findKnee", () => {
     expect(findKnee(curve([10, 20, 30, 40, 50], (r) => ({ 10: 40, 20: 40, 30: 50, 40: 60, 50: 80 })[r]!))).toBe(20);
   });
 
+  it("rates are scaled by their span: a point below the diagonal only on the true scale is the knee", () => {
+    // At 20 req/s: x = 0.5, y = 0.3; over rates scaled by their sum instead, x would be 0.25.
+    expect(findKnee(curve([10, 20, 30], (r) => ({ 10: 40, 20: 52, 30: 80 })[r]!))).toBe(20);
+  });
+
+  it("the farthest point wins: each is compared with the farthest so far, not with a sum", () => {
+    // x − y: 0, 0.15, 0.3, 0.15, 0 (y = 0, 0.1, 0.2, 0.6, 1).
+    expect(findKnee(curve([10, 20, 30, 40, 50], (r) => ({ 10: 40, 20: 50, 30: 60, 40: 100, 50: 140 })[r]!))).toBe(30);
+  });
+
   it("every point at one rate: no knee", () => {
     expect(findKnee([10, 40, 90].map((latencyMs) => ({ rate: 10, latencyMs, sloMet: true })))).toBeNull();
   });

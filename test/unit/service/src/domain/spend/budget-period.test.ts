@@ -1,6 +1,11 @@
 /** Budget periods: what parses, and the window holding a time on each side of every boundary. */
 import { describe, expect, it } from "vitest";
-import { MAX_PERIOD_MS, parsePeriod, periodWindow } from "../../../../../../service/src/domain/spend/budget-period.js";
+import {
+  MAX_PERIOD_MS,
+  PERIOD_SYNTAX,
+  parsePeriod,
+  periodWindow,
+} from "../../../../../../service/src/domain/spend/budget-period.js";
 
 const [SEC, MIN, HOUR, DAY] = [1_000, 60_000, 3_600_000, 86_400_000];
 
@@ -22,6 +27,12 @@ describe("parsePeriod", () => {
     expect(parsePeriod("87600h")).toEqual({ kind: "duration", ms: MAX_PERIOD_MS });
     expect(parsePeriod("3651d")).toBeUndefined();
     expect(parsePeriod("87601h")).toBeUndefined();
+  });
+
+  it("the syntax an error message quotes names each kind, and its every example parses", () => {
+    const examples = PERIOD_SYNTAX.match(/\b(\d+(?:mo|[smhd])|total)\b/g) ?? [];
+    expect(examples).toEqual(["30s", "15m", "12h", "7d", "1mo", "total"]);
+    for (const text of examples) expect(parsePeriod(text), text).toBeDefined();
   });
 
   it("refuses everything else", () => {
