@@ -97,6 +97,9 @@ describe("circuit breaker", () => {
 
   it("refuses a threshold below one", () => {
     expect(() => new CircuitBreaker({ failures: 0, windowMs: 1, cooldownMs: 1 })).toThrow(RangeError);
+    expect(() => new CircuitBreaker({ failures: 0, windowMs: 1, cooldownMs: 1 })).toThrow(
+      "a breaker opens after at least 1 failure",
+    );
   });
 
   it("a threshold of one opens on the first failure; a threshold that is no number is refused", () => {
@@ -146,6 +149,21 @@ describe("circuit breaker", () => {
     expect(b.state).toBe("closed");
     expect(b.acquire()).toBe(true);
     expect(b.acquire()).toBe(true);
+  });
+
+  it("a wall clock that steps back neither re-opens a closed breaker nor holds back a half-open one's probe", () => {
+    const { b, clock } = breaker();
+    for (let i = 0; i < 3; i++) b.failed();
+    clock.t += 5_000;
+    expect(b.acquire()).toBe(true);
+    b.abandoned();
+    clock.t -= 1_000;
+    expect(b.state).toBe("half_open");
+    expect(b.acquire()).toBe(true);
+    b.succeeded();
+    clock.t -= 1_000;
+    expect(b.state).toBe("closed");
+    expect(b.openFor()).toBe(0);
   });
 
   it("a closed breaker's success moves nothing", () => {
