@@ -82,6 +82,22 @@ describe("useDepthCheckedJson", () => {
     await app.close();
   });
 
+  it("an empty JSON body is no body on a route that takes none, and refused on one whose schema wants one", async () => {
+    const app = Fastify();
+    useDepthCheckedJson(app);
+    app.post("/", async (request) => ({ none: request.body === undefined }));
+    app.post("/typed", { schema: { body: { type: "object" } } }, async () => ({ ok: true }));
+    await app.ready();
+    const empty = { method: "POST" as const, headers: { "content-type": "application/json" }, body: "" };
+    const bare = await app.inject({ ...empty, url: "/" });
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json()).toEqual({ none: true });
+    const typed = await app.inject({ ...empty, url: "/typed" });
+    expect(typed.statusCode).toBe(400);
+    expect(typed.json().code).toBe("FST_ERR_CTP_EMPTY_JSON_BODY");
+    await app.close();
+  });
+
   it("still refuses prototype poisoning (Fastify's own parser after the check)", async () => {
     const app = await echoApp();
     const res = await app.inject({
