@@ -28,9 +28,9 @@ export const MODULES = [
   "service/src/domain/limits/metered-run.ts",
   "service/src/domain/limits/redis-windows.ts",
   [
-    "service/src/domain/api-keys.ts:70-70",
-    "service/src/domain/api-keys.ts:122-158",
-    "service/src/domain/api-keys.ts:242-332",
+    "service/src/domain/api-keys.ts:83-83",
+    "service/src/domain/api-keys.ts:142-178",
+    "service/src/domain/api-keys.ts:266-357",
   ],
   "service/src/http/json-body.ts",
   "infra/stack/rules-deploy.ts",

@@ -154,6 +154,23 @@ describe("verify", () => {
     expect(Object.isFrozen(plain)).toBe(true);
   });
 
+  it("a key with a budget carries it and its creation time (its budget's windows count from it)", async () => {
+    const { store, keys } = setup();
+    const created = new Date(T0 - 86_400_000);
+    store.add(secretOf(3), { id: "key_c", budget_micro_usd: "5000000", budget_period: "7d", created_at: created });
+    store.add(secretOf(4), { id: "key_d", budget_micro_usd: "5000000", budget_period: null });
+    expect(await keys.verify(secretOf(3))).toEqual({
+      keyId: "key_c",
+      projectId: "proj",
+      keyName: "k",
+      budget: { limitMicros: 5_000_000, period: "7d" },
+      createdAtMs: created.getTime(),
+    });
+    const half = await keys.verify(secretOf(4));
+    expect(half).not.toHaveProperty("budget");
+    expect(half).not.toHaveProperty("createdAtMs");
+  });
+
   it("caches a verified key while notifications are live: the next check needs no lookup", async () => {
     const { store, keys } = setup();
     store.add(secretOf(1), { id: "key_a" });
