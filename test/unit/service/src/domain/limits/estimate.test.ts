@@ -10,6 +10,7 @@ import {
   promptTokens,
   tokensOfChars,
   tokensOfText,
+  tokensToReserve,
 } from "../../../../../../service/src/domain/limits/estimate.js";
 
 const user = (content: ChatMessage["content"]): ChatMessage => ({ role: "user", content });
@@ -94,5 +95,73 @@ describe("estimateRun", () => {
       completion: 1_024,
       completionAsked: false,
     });
+  });
+});
+
+describe("tokensOfText", () => {
+  /** Twelfths of a token one character counts: twelve of it make that many tokens. */
+  const rate = (code: number) => tokensOfText(String.fromCharCode(code).repeat(12));
+
+  it("counts each class at its rate, on both sides of every class boundary", () => {
+    const rates: Array<[number, number]> = [
+      [0x00, 3],
+      [0x20, 3], // space
+      [0x21, 12], // !
+      [0x2f, 12], // /
+      [0x30, 4], // 0
+      [0x39, 4], // 9
+      [0x3a, 12], // :
+      [0x40, 12], // @
+      [0x41, 3], // A
+      [0x5a, 3], // Z
+      [0x5b, 12], // [
+      [0x60, 12], // `
+      [0x61, 3], // a
+      [0x7a, 3], // z
+      [0x7b, 12], // {
+      [0x7f, 12],
+      [0x80, 24],
+      [0x24f, 24],
+      [0x250, 15],
+      [0x7ff, 15],
+      [0x800, 36],
+      [0xd7ff, 36],
+      [0xd800, 24], // a surrogate, per UTF-16 unit
+      [0xdfff, 24],
+      [0xe000, 36],
+      [0xffff, 36],
+    ];
+    for (const [code, twelfths] of rates) expect(rate(code), code.toString(16)).toBe(twelfths);
+  });
+
+  it("sums the twelfths of a mixed text, then rounds up to whole tokens", () => {
+    expect(tokensOfText("")).toBe(0);
+    expect(tokensOfText("a")).toBe(1);
+    expect(tokensOfText("abcd")).toBe(1);
+    expect(tokensOfText("abcde")).toBe(2);
+    // 3 + 4 + 12 + 24 + 15 + 36 = 94 twelfths: 8 tokens.
+    expect(tokensOfText("a0!é\u0430\u4e2d")).toBe(8);
+    expect(tokensOfText("😀")).toBe(4);
+  });
+});
+
+describe("tokensToReserve", () => {
+  const run = (prompt: number, completion: number, completionAsked: boolean) => ({
+    prompt,
+    completion,
+    completionAsked,
+  });
+
+  it("a cap the request asked for is its own size: reserved whole, and too large past the TPM", () => {
+    expect(tokensToReserve(run(10, 20, true), 30)).toBe(30);
+    expect(tokensToReserve(run(10, 20, true), 1_000)).toBe(30);
+    expect(tokensToReserve(run(10, 20, true), 29)).toBe("too large");
+  });
+
+  it("a default cap is reserved up to the TPM only, and never makes a request too large", () => {
+    expect(tokensToReserve(run(10, 1_024, false), 100)).toBe(100);
+    expect(tokensToReserve(run(10, 1_024, false), 5_000)).toBe(1_034);
+    expect(tokensToReserve(run(100, 1_024, false), 100)).toBe(100);
+    expect(tokensToReserve(run(101, 1_024, false), 100)).toBe("too large");
   });
 });
