@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import {
   admits,
+  ALERT_100,
+  ALERT_80,
+  budgetAdmits,
   MemoryWindows,
+  thresholdsReached,
   WINDOW_MS,
   type KeyLimits,
 } from "../../../../../../service/src/domain/limits/windows.js";
@@ -186,5 +190,63 @@ describe("MemoryWindows", () => {
     c.advance(WINDOW_MS / 2);
     w.reserveNow("c", limits(0, 0), 0); // sweeps: "x" and "a" ended, "b" lasts
     expect(w.size).toBe(2);
+  });
+});
+
+describe("the budget rules", () => {
+  it("admits until the budget is spent; alerts at 80% and 100%", () => {
+    expect(budgetAdmits(100, 99)).toBe(true);
+    expect(budgetAdmits(100, 100)).toBe(false);
+    expect(thresholdsReached(79, 100)).toBe(0);
+    expect(thresholdsReached(80, 100)).toBe(ALERT_80);
+    expect(thresholdsReached(99, 100)).toBe(ALERT_80);
+    expect(thresholdsReached(100, 100)).toBe(ALERT_80 | ALERT_100);
+  });
+});
+
+describe("the in-memory windows with budgets (one replica, or the fallback while Redis is away)", () => {
+  const limits = { rpm: 0, tpm: 0 };
+  const budget = (limit: number, start = 0, seed?: number) => ({ id: "key:k", limit, start, end: null, seed });
+
+  it("asks for the store's figure once per window, then admits until spent, overshooting by one run at most", () => {
+    const w = new MemoryWindows();
+    const unseeded = w.reserveSpendNow("k", limits, 0, { cost: 30, budgets: [budget(100)] });
+    expect(unseeded.allowed).toBe(false);
+    expect(unseeded.spend?.unseeded).toEqual([0]);
+    const admitted = [];
+    for (let i = 0; i < 6; i++) {
+      const d = w.reserveSpendNow("k", limits, 0, { cost: 30, budgets: [budget(100, 0, 10)] });
+      admitted.push(d.allowed);
+      if (!d.allowed) expect(d.spend?.refused).toBe(0);
+    }
+    // 10 + 30 × 3 = 100: three admitted (the third starts at 70 < 100), the fourth refused.
+    expect(admitted).toEqual([true, true, true, false, false, false]);
+  });
+
+  it("a settlement refunds; a new window starts from its seed; each alert once a window", async () => {
+    const w = new MemoryWindows();
+    const first = w.reserveSpendNow("k", limits, 0, { cost: 85, budgets: [budget(100, 0, 0)] });
+    expect(first.spend?.crossed).toEqual([ALERT_80]);
+    await w.settleSpend("key:k", 0, -80);
+    const second = w.reserveSpendNow("k", limits, 0, { cost: 90, budgets: [budget(100, 0)] });
+    expect(second.allowed).toBe(true);
+    expect(second.spend?.spent).toEqual([95]);
+    expect(second.spend?.crossed).toEqual([0]); // 80% was raised already in this window
+    expect(w.reserveSpendNow("k", limits, 0, { cost: 5, budgets: [budget(100, 0)] }).spend?.crossed).toEqual([
+      ALERT_100,
+    ]);
+    // The next window: asked again, started from its seed, alerts afresh.
+    expect(w.reserveSpendNow("k", limits, 0, { cost: 1, budgets: [budget(100, 1000)] }).spend?.unseeded).toEqual([0]);
+    const next = w.reserveSpendNow("k", limits, 0, { cost: 1, budgets: [budget(100, 1000, 0)] });
+    expect(next.spend?.spent).toEqual([1]);
+  });
+
+  it("a rate limit refuses before any budget is counted", () => {
+    const w = new MemoryWindows();
+    expect(w.reserveSpendNow("k", { rpm: 1, tpm: 0 }, 0, { cost: 5, budgets: [budget(100, 0, 0)] }).allowed).toBe(true);
+    const refused = w.reserveSpendNow("k", { rpm: 1, tpm: 0 }, 0, { cost: 5, budgets: [budget(100, 0)] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.spend?.refused).toBeUndefined();
+    expect(refused.spend?.spent).toEqual([5]);
   });
 });
