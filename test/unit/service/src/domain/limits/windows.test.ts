@@ -241,6 +241,25 @@ describe("the in-memory windows with budgets (one replica, or the fallback while
     expect(next.spend?.spent).toEqual([1]);
   });
 
+  it("an unseeded budget refuses with empty headers; a refusal by the rate limit or a budget carries the window's", async () => {
+    const c = clock();
+    const w = new MemoryWindows(c.now);
+    const unseeded = await w.reserveSpend("k", limits, 7, { cost: 5, budgets: [budget(100)] });
+    expect(unseeded).toMatchObject({ allowed: false, requests: 0, tokens: 0, resetMs: 0, window: "" });
+    expect(unseeded.spend).toEqual({ unseeded: [0], spent: [], crossed: [] });
+    const first = await w.reserveSpend("k", { rpm: 2, tpm: 0 }, 7, { cost: 5, budgets: [budget(10, 0, 0)] });
+    expect(first.allowed).toBe(true);
+    c.advance(1_000);
+    const second = w.reserveSpendNow("k", { rpm: 2, tpm: 0 }, 7, { cost: 5, budgets: [budget(10, 0)] });
+    expect(second).toMatchObject({ allowed: true, requests: 2, tokens: 14, window: first.window });
+    const byRate = w.reserveSpendNow("k", { rpm: 2, tpm: 0 }, 7, { cost: 1, budgets: [budget(10, 0)] });
+    expect(byRate).toMatchObject({ allowed: false, requests: 2, tokens: 14, resetMs: WINDOW_MS - 1_000 });
+    expect(byRate.spend).toEqual({ unseeded: [], spent: [10], crossed: [] });
+    const byBudget = w.reserveSpendNow("k2", limits, 7, { cost: 1, budgets: [budget(10, 0)] });
+    expect(byBudget).toMatchObject({ allowed: false, requests: 0, tokens: 0, resetMs: WINDOW_MS });
+    expect(byBudget.spend).toEqual({ refused: 0, unseeded: [], spent: [10], crossed: [0] });
+  });
+
   it("a rate limit refuses before any budget is counted", () => {
     const w = new MemoryWindows();
     expect(w.reserveSpendNow("k", { rpm: 1, tpm: 0 }, 0, { cost: 5, budgets: [budget(100, 0, 0)] }).allowed).toBe(true);
