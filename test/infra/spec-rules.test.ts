@@ -53,11 +53,16 @@ describe("a rule of the reference refused naming the path", () => {
       `gateway.proxy.annotations.${ACM_ANNOTATION}`,
       (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",my-certificate"),
     ],
-    ["S3 buckets to create off AWS", "cloud.provider", (r) => (r.cloud = { provider: "none" })],
+    ["S3 buckets to create on Azure", "cloud.provider", (r) => (r.cloud = { provider: "azure" })],
     [
       "existing S3 buckets off AWS without the access key id",
       "storage.secret.cloudb.ACCESS_KEY_ID",
-      (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true)),
+      (r) => ((r.cloud = { provider: "azure" }), (r.storage.existingBuckets = true)),
+    ],
+    [
+      "S3 on premises (cloud.provider: none, the buckets the operator's) without the access key id",
+      "storage.secret.cloudb.ACCESS_KEY_ID",
+      (r) => (r.cloud = { provider: "none" }),
     ],
     [
       "existing S3 buckets off AWS without the secret access key",
@@ -132,6 +137,13 @@ describe("a valid stack the reference allows is accepted", () => {
       (r) => (
         (r.cloud = { provider: "none" }),
         (r.storage.existingBuckets = true),
+        Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })
+      ),
+    ],
+    [
+      "an on-premises cluster (cloud.provider: none) using S3 and its bucket names, without storage.existingBuckets",
+      (r) => (
+        (r.cloud = { provider: "none" }),
         Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })
       ),
     ],
