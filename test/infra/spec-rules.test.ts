@@ -221,3 +221,13 @@ describe("a credential in plaintext is refused naming its path, whatever its for
     expect(issuesAfter((r) => (r.frontend = { ...r.frontend, tolerations, affinity }))).toEqual([]);
   });
 });
+
+describe("a component's fixed image is refused by its own path", () => {
+  it.each<[string, Edit]>([
+    ["image.frontend.tag", (r) => (r.image = { frontend: { tag: "v0.0.1" } })],
+    ["frontend.image.tag", (r) => (r.frontend = { ...r.frontend, image: { tag: "v0.0.1" } })],
+    ["image.boost.repository", (r) => (r.image = { boost: { repository: "registry.example.org/boost" } })],
+  ])("%s", (path, edit) => {
+    expect(issuesAfter(edit)).toEqual([{ path, message: expect.stringMatching(/^is fixed by the release/) }]);
+  });
+});
