@@ -1,6 +1,7 @@
 /** The Azure resource group of a cloud-A stack (storage account and managed services live in it). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { StackSpec } from "./config.js";
+import { protectState } from "./protect.js";
 
 export async function createResourceGroup(name: string, spec: StackSpec): Promise<pulumi.Output<string> | undefined> {
   if (spec.cloud.provider !== "azure") return undefined;
@@ -10,7 +11,7 @@ export async function createResourceGroup(name: string, spec: StackSpec): Promis
   const group = new ResourceGroup(
     name,
     { resourceGroupName: a.resourceGroupName, location: a.location, tags: a.tags },
-    { protect: true },
+    { protect: protectState() },
   );
   if (a.deleteLock) {
     const { ManagementLockAtResourceGroupLevel } = await import("@pulumi/azure-native/authorization/index.js");

@@ -9,7 +9,6 @@ import { ApiService } from "./api/service.js";
 import { apiDbLogins } from "./api/db-passwords.js";
 import { databaseUrl, redisUrl, serviceSettings } from "./api/settings.js";
 import { checkApiCertificate } from "./api/certificate-check.js";
-import { copyApiTls } from "./api/tls-copy.js";
 import { createResourceGroup } from "./azure-group.js";
 import { loadConfig } from "./config.js";
 import { createManagedData } from "./data/index.js";
@@ -84,7 +83,7 @@ export const apiImageRef = image.ref;
 /** AWS: the load balancer's certificate, checked to cover the API host. */
 export const apiCertificate = checkApiCertificate(spec, settings.host);
 /** Where no cert-manager issues it: the API's certificate, copied from api.tlsSourceNamespace and checked. */
-export const apiTlsSecrets = copyApiTls(spec, settings.host, api.namespace);
+export const apiTlsSecrets = api.tlsSecrets;
 export const platformUrl = urls.platform;
 export const chatUrl = urls.chat;
 export const dashboardsUrl = urls.dashboards;

@@ -15,6 +15,7 @@ import { LifecyclePolicy } from "@pulumi/aws/ecr/lifecyclePolicy.js";
 import { Repository } from "@pulumi/aws/ecr/repository.js";
 import { Image, Platform } from "@pulumi/docker-build";
 import type { StackSpec } from "../config.js";
+import { protectState } from "../protect.js";
 
 export interface ApiImage {
   /** What the Deployment runs. */
@@ -41,6 +42,24 @@ const KEEP_LAST_50_IMAGES = JSON.stringify({
     },
   ],
 });
+
+type BuildPlatform = "linux/amd64" | "linux/arm64";
+
+/** The Linux platform of a Node architecture (`process.arch`): what a local cluster on this host runs. */
+export function hostPlatform(arch: string = process.arch): BuildPlatform {
+  if (arch === "x64") return "linux/amd64";
+  if (arch === "arm64") return "linux/arm64";
+  throw new Error(`this host's architecture (${arch}) is neither x64 nor arm64: set api.build.platforms`);
+}
+
+/**
+ * The platforms to build: the stack's, else the host's on `local` (its kind cluster runs on this
+ * machine, so an amd64-only image would not start on an arm64 laptop), else linux/amd64.
+ */
+export function buildPlatforms(platforms: BuildPlatform[] | undefined, stack = pulumi.getStack()): BuildPlatform[] {
+  if (platforms) return platforms;
+  return stack === "local" ? [hostPlatform()] : ["linux/amd64"];
+}
 
 export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResourceOptions = {}): ApiImage {
   const { image, build, registry } = spec.api;
@@ -91,7 +110,7 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
         forceDelete: false,
         tags: aws.tags,
       },
-      { ...opts, protect: true },
+      { ...opts, protect: protectState() },
     );
     new LifecyclePolicy(
       `${name}-repo-lifecycle`,
@@ -115,7 +134,9 @@ export function apiImage(name: string, spec: StackSpec, opts: pulumi.CustomResou
     {
       context: { location: build.context },
       dockerfile: { location: build.dockerfile },
-      platforms: build.platforms.map((p) => (p === "linux/arm64" ? Platform.Linux_arm64 : Platform.Linux_amd64)),
+      platforms: buildPlatforms(build.platforms).map((p) =>
+        p === "linux/arm64" ? Platform.Linux_arm64 : Platform.Linux_amd64,
+      ),
       // The image config's timestamps (BuildKit) and the files' mtimes (the staging script): a
       // constant, so the same sources build the same layers (see the Dockerfile).
       buildArgs: { SOURCE_DATE_EPOCH: "0" },

@@ -19,6 +19,7 @@ import { apiDashboard } from "./dashboard.js";
 import { dbRoleJob } from "./db-role-job.js";
 import { pullSecret, type PullCredentials } from "./pull-secret.js";
 import { apiPodTemplate } from "./pod.js";
+import { copyApiTls } from "./tls-copy.js";
 
 export interface ApiServiceArgs {
   /** The stack's `api` group: namespace, port, replicas and autoscaling, resources, scheduling, agents. */
@@ -62,6 +63,8 @@ export class ApiService extends pulumi.ComponentResource {
   /** https://<host>/mcp: the MCP endpoint. */
   readonly mcpUrl: pulumi.Output<string>;
   readonly namespace: pulumi.Output<string>;
+  /** With `api.tlsSourceNamespace`: the certificate copies the Ingress serves, each checked (tls-copy.ts). */
+  readonly tlsSecrets?: pulumi.Output<string[]>;
 
   constructor(name: string, args: ApiServiceArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("agentport:api:ApiService", name, {}, opts);
@@ -95,12 +98,15 @@ export class ApiService extends pulumi.ComponentResource {
       caConfigMapName: ca?.metadata.name,
     });
     const deployment = createDeployment(scope, template, roleJob);
-    createExposure(scope, api, s, args.gatewayNamespace);
+    // Where no cert-manager issues it: the API's certificate, copied from api.tlsSourceNamespace.
+    const tlsCopies = copyApiTls(api, s.host, scope.namespace, s.tls, scope.parent);
+    createExposure(scope, api, s, tlsCopies?.tls ?? s.tls, args.gatewayNamespace);
     createScaling(scope, api, deployment);
     if (args.dashboardsNamespace) apiDashboard(`${name}-dashboard`, args.dashboardsNamespace, scope.parent);
     this.baseUrl = pulumi.output(`${s.publicUrl}/v1`);
     this.mcpUrl = pulumi.output(`${s.publicUrl}/mcp`);
     this.namespace = scope.namespace;
+    this.tlsSecrets = tlsCopies?.checked;
     this.registerOutputs({ baseUrl: this.baseUrl, mcpUrl: this.mcpUrl, namespace: this.namespace });
   }
 }
@@ -223,7 +229,13 @@ function createDeployment(
 }
 
 /** The Service, the Ingress for the API and MCP paths, and the policy that admits only the gateway's namespace. */
-function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings, gatewayNamespace: string): void {
+function createExposure(
+  scope: Scope,
+  api: StackSpec["api"],
+  s: ServiceSettings,
+  tls: pulumi.Input<ServiceSettings["tls"]>,
+  gatewayNamespace: string,
+): void {
   const { name, namespace, labels, parent } = scope;
   const service = new Service(
     `${name}-svc`,
@@ -239,7 +251,7 @@ function createExposure(scope: Scope, api: StackSpec["api"], s: ServiceSettings,
       metadata: { namespace, labels, annotations: s.ingressAnnotations },
       spec: {
         ingressClassName: api.ingressClassName,
-        tls: s.tls,
+        tls,
         rules: [
           {
             host: s.host,

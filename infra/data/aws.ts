@@ -14,6 +14,7 @@ import type { StackSpec } from "../config.js";
 import { DOCDB_CA_FILE } from "../platform/postrender/docdb-ca.js";
 import { hostOf, serviceSecurityGroup } from "./aws-network.js";
 import type { Login, ManagedDataServices, ManagedEndpoints, ManagedLogins, PostgresEndpoint } from "./types.js";
+import { protectState } from "../protect.js";
 
 /** Amazon MQ for RabbitMQ's largest consumer_timeout (ms). */
 export const MQ_CONSUMER_TIMEOUT_MS = 2_147_483_647;
@@ -38,7 +39,7 @@ interface Context {
 }
 
 // Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected.
-const stateful = (c: Context) => ({ parent: c.component, protect: true });
+const stateful = (c: Context) => ({ parent: c.component, protect: protectState() });
 const common = (c: Context) => ({ region: c.network.region, tags: c.network.tags });
 
 /** RDS PostgreSQL, encrypted, private, TLS forced (except the vector store, which the platform reaches without it). */

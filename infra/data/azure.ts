@@ -16,6 +16,7 @@ import { PrivateZone, VirtualNetworkLink } from "@pulumi/azure-native/privatedns
 import { Redis, listRedisKeysOutput } from "@pulumi/azure-native/redis/index.js";
 import type { StackSpec } from "../config.js";
 import type { Login, ManagedDataServices, ManagedEndpoints, ManagedLogins, PostgresEndpoint } from "./types.js";
+import { protectState } from "../protect.js";
 
 export interface AzureDataServicesArgs {
   /** The services to create, each with the login the platform uses (managedLogins); no mq on Azure. */
@@ -69,7 +70,7 @@ interface Scope {
 }
 
 /** Stateful: a replacement or a delete loses data, so `pulumi up` refuses both until unprotected. */
-const stateful = (scope: Scope) => ({ parent: scope.parent, protect: true });
+const stateful = (scope: Scope) => ({ parent: scope.parent, protect: protectState() });
 
 /**
  * A private endpoint, and the DNS record that makes the service's own name resolve to it:
@@ -239,7 +240,7 @@ function createPostgresSettings(
       new Database(
         `${id}-db`,
         { resourceGroupName, serverName: server.name, databaseName: database, charset: "UTF8" },
-        { ...o, protect: true },
+        { ...o, protect: protectState() },
       ),
   );
 }

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Release, type ReleaseArgs } from "@pulumi/kubernetes/helm/v3/index.js";
 import type { StackSpec } from "../config.js";
 import type { Values } from "./values/types.js";
+import { protectState } from "../protect.js";
 
 /** Where the chart comes from and how Helm installs it (the stack's `platform` group). */
 export type ChartSource = Pick<
@@ -70,7 +71,7 @@ export class PlatformRelease extends pulumi.ComponentResource {
     const release = new Release(`${name}-chart`, createReleaseArgs(p, args.values, args.postrender), {
       parent: this,
       dependsOn: opts.dependsOn,
-      protect: true,
+      protect: protectState(),
     });
     this.releaseName = release.name.apply((n) => n ?? p.releaseName);
     this.namespace = release.namespace.apply((n) => n ?? p.namespace);

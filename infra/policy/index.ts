@@ -33,6 +33,8 @@ function input(r: ResourceValidationArgs | PolicyResource): PolicyInput {
     name: r.name,
     props: plain(r.props) as Record<string, unknown>,
     protect: r.opts.protect,
+    // urn:pulumi:<stack>::<project>::<type>::<name>
+    stack: r.urn.split("::")[0].replace(/^urn:pulumi:/, ""),
     providerRegion: provider?.region,
     dependsOn: Object.fromEntries(Object.entries(deps).map(([k, rs]) => [k, rs.map((d) => d.name)])),
   };

@@ -13,6 +13,8 @@ export interface PolicyInput {
   /** Inputs, secrets unwrapped; values not known at preview are UNKNOWN. */
   props: Record<string, unknown>;
   protect: boolean;
+  /** The stack the resource belongs to (from its URN), when known. */
+  stack?: string;
   /** The region of the resource's provider, when it declares one. */
   providerRegion?: unknown;
   /** Names of the resources each input is built from (the engine's property dependencies). */

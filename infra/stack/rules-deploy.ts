@@ -5,6 +5,7 @@ import { parseBytes } from "./bytes.js";
 import { checkable, requireAll, rule, type Rule } from "./rule.js";
 import { DATA_SERVICES, EXTERNAL_GROUP, STORAGE_DISK } from "./schema.js";
 import { MONGODB_URI } from "./schema-data.js";
+import { bucketsExist } from "./schema-web.js";
 import { AgentsFileError, validateAgents } from "../../service/src/domain/agents/agent-spec.js";
 
 /** `…@sha256:<64 hex>` or `…:X.Y.Z[-pre]` (a release tag, never overwritten by the release workflow). */
@@ -16,13 +17,13 @@ export const deployRules: Rule[] = [
     const { provider } = s.storage;
     if (provider === "S3") {
       const b = s.storage.secret.cloudb;
-      if (!s.storage.existingBuckets && s.cloud.provider !== "aws") {
+      if (!bucketsExist(s) && s.cloud.provider !== "aws") {
         report(
           "cloud.provider",
-          "must be aws when storage.provider is S3 and the buckets are created (set storage.existingBuckets: true to use buckets that exist)",
+          "must be aws (or none, on premises) when storage.provider is S3 and the buckets are created (set storage.existingBuckets: true to use buckets that exist)",
         );
       }
-      if (s.storage.existingBuckets && s.cloud.provider !== "aws") {
+      if (bucketsExist(s) && s.cloud.provider !== "aws") {
         // Off AWS no IAM user can be created for the buckets: the chart needs the keys given.
         requireAll(
           report,

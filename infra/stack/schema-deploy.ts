@@ -243,7 +243,8 @@ export const api = z.strictObject({
     .strictObject({
       context: text().default("."),
       dockerfile: text().default("Dockerfile"),
-      platforms: z.array(oneOf(["linux/amd64", "linux/arm64"])).default(["linux/amd64"]),
+      /** Default `["linux/amd64"]`; on the `local` stack, the host's own (linux/arm64 on an arm64 machine). */
+      platforms: z.array(oneOf(["linux/amd64", "linux/arm64"])).optional(),
       /** The tag pushed with the digest (the Deployment pins the digest, not this). */
       tag: text().default("latest-build"),
       /**

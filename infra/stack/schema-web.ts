@@ -76,12 +76,19 @@ const bucketNames = {
   ULTRON_BUCKET: text(),
 };
 
+/**
+ * S3 buckets the program does not create: those the stack says exist, and every bucket of a stack
+ * without a cloud (`cloud.provider: none`, on premises), where there is no account to create them in.
+ */
+export const bucketsExist = (s: { storage: { existingBuckets: boolean }; cloud: { provider: string } }): boolean =>
+  s.storage.existingBuckets || s.cloud.provider === "none";
+
 export const storage = z
   .strictObject({
     provider: oneOf(["S3", "AzureStorage", "Minio"]).default("S3"),
     /**
-     * S3 only: the four buckets exist already (on premises, or another account's): the program
-     * creates none and renders the names given. Off AWS the stack gives the access keys too.
+     * S3 only: the four buckets exist already (another account's): the program creates none and
+     * renders the names given. Implied with `cloud.provider: none`. Off AWS the stack gives the access keys too.
      */
     existingBuckets: bool().default(false),
     secret: z

@@ -6,6 +6,7 @@ import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
 import type { Rule } from "./rule.js";
 import { azureKeyRules } from "./rules-azure-keys.js";
+import { fixedImageIssues } from "./fixed-images.js";
 import { deployRules } from "./rules-deploy.js";
 import { lifecycleRules } from "./rules-lifecycle.js";
 import { platformRules } from "./rules-platform.js";
@@ -108,6 +109,9 @@ export function validateStack(raw: Record<string, unknown>, options: ValidateOpt
     if (result.success) parsed[group] = result.data;
     else issues.push(...fromZod(group, result.error));
   }
+  const fixed = fixedImageIssues(raw);
+  const kept = issues.filter((i) => !(fixed.replaces.has(i.path) && i.message === "unknown parameter"));
+  issues.splice(0, issues.length, ...kept, ...fixed.issues);
   const partial = parsed as StackSpec;
   for (const r of RULES) {
     if (r.needs.every((g) => g in parsed)) r.check(partial, (path, message) => issues.push({ path, message }));

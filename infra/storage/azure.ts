@@ -13,6 +13,7 @@ import {
 } from "@pulumi/azure-native/storage/index.js";
 import type { StackSpec } from "../config.js";
 import { storeResourceName, type StorageOutputs } from "./types.js";
+import { protectState } from "../protect.js";
 
 export interface AzureStorageArgs {
   /** storage.secret.clouda: account and container names. */
@@ -101,7 +102,7 @@ function createAccount(name: string, args: AzureStorageArgs, owner: pulumi.Resou
       tags,
     },
     // Protected: the platform's files live here; a replace or delete is refused until unprotected.
-    { parent: owner, protect: true },
+    { parent: owner, protect: protectState() },
   );
 }
 
@@ -138,7 +139,7 @@ function createContainers(name: string, account: StorageAccount, args: AzureStor
         publicAccess: key === "PUBLIC_CONTAINER" ? "Blob" : "None",
       },
       // Protected like the account: deleting a container deletes every blob in it.
-      { parent: owner, protect: true },
+      { parent: owner, protect: protectState() },
     );
   }
 }

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { StackSpec } from "../config.js";
 import { serviceHost } from "../platform/values/defaults.js";
 import type { Secrets } from "../secrets.js";
+import { bucketsExist } from "../stack/schema-web.js";
 import type { StorageOutputs } from "./types.js";
 
 export async function createStorage(
@@ -19,7 +20,7 @@ export async function createStorage(
       const { S3Storage } = await import("./s3.js");
       return new S3Storage(name, {
         cloudb: spec.storage.secret.cloudb,
-        existing: spec.storage.existingBuckets,
+        existing: bucketsExist(spec),
         tags: spec.cloud.aws.tags,
         irsa: spec.cloud.aws.irsa && { ...spec.cloud.aws.irsa, namespace: spec.api.namespace },
       });

@@ -17,6 +17,7 @@ import {
 } from "@pulumi/aws/s3/index.js";
 import type { StackSpec } from "../config.js";
 import { BUCKET_KEYS, storeResourceName, type StorageOutputs } from "./types.js";
+import { protectState } from "../protect.js";
 
 /** Days an overwritten or deleted object's previous version stays recoverable. */
 export const NONCURRENT_VERSION_DAYS = 30;
@@ -100,7 +101,7 @@ function createBucket(
   const isPublic = key === "PUBLIC_BUCKET";
   const id = storeResourceName(name, key);
   // Protected: the platform's files live here; a replace or delete is refused until unprotected.
-  const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { parent, protect: true });
+  const bucket = new Bucket(id, { bucket: cloudb[key], region, tags }, { parent, protect: protectState() });
   new BucketServerSideEncryptionConfiguration(
     `${id}-encryption`,
     {

@@ -10,12 +10,15 @@ import {
   planFor,
   types,
 } from "./plan-helpers.js";
+import { buildPlatforms, hostPlatform } from "../../infra/api/image.js";
 import { evaluate } from "../../infra/policy/policies.js";
 import type { PolicyInput } from "../../infra/policy/resource.js";
 import { mutated, policyInputs } from "./policy-inputs.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
+  // The plan as on an arm64 machine (a laptop's kind cluster), whatever this host is: the build follows the host.
+  Object.defineProperty(process, "arch", { value: "arm64", configurable: true });
   r = await planFor("local");
 });
 
@@ -37,6 +40,20 @@ describe("plan: local (everything in-cluster)", () => {
     expect(expectPinnedApiImage(r.plan)).toMatch(/^localhost:5001\/agentport:latest-build@sha256:[0-9a-f]{64}$/);
     expect(kubernetesObjects(r.plan).some((o) => o.name === "api-pull")).toBe(false);
     expectImageBeforeRelease(r.plan);
+  });
+  it("builds for the host's architecture, as the local cluster runs on it", () => {
+    const built = r.plan.resources.find((x) => x.type === "docker-build:index:Image")!;
+    expect(built.inputs.platforms).toEqual(["linux/arm64"]);
+    expect([hostPlatform("x64"), hostPlatform("arm64")]).toEqual(["linux/amd64", "linux/arm64"]);
+    expect(() => hostPlatform("ppc64")).toThrow(/set api\.build\.platforms/);
+    // Only here: another stack builds linux/amd64 unless it says otherwise.
+    expect(buildPlatforms(undefined, "staging-aws")).toEqual(["linux/amd64"]);
+    expect(buildPlatforms(["linux/amd64"], "local")).toEqual(["linux/amd64"]);
+  });
+  it("protects nothing, so `pulumi destroy --run-program` needs no `pulumi state unprotect`; the policy pack agrees", () => {
+    expect(r.plan.resources.some((x) => x.type === "kubernetes:helm.sh/v3:Release")).toBe(true);
+    expect([...r.plan.options].filter(([, o]) => o.protect).map(([k]) => k)).toEqual([]);
+    expect(evaluate(policyInputs(r.plan))).toEqual([]);
   });
   it("creates no cloud resources and runs every data service in the cluster", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);

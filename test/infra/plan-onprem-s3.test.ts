@@ -19,9 +19,9 @@ const BUCKETS = {
   EXPORT_PROJECT_BUCKET: "corp-agents-export",
   ULTRON_BUCKET: "corp-agents-ultron",
 };
+/** No `existingBuckets`: with `cloud.provider: none` the buckets can only be the operator's. */
 const STORAGE = {
   provider: "S3",
-  existingBuckets: true,
   secret: {
     cloudb: {
       ACCESS_KEY_ID: { secure: "v1:set-with-pulumi-config-set-secret" },

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   expectPinnedApiImage,
+  expectProtected,
   kubernetesObjects,
   expectApiObjectsDeployable,
   expectValidKubernetesObjects,
@@ -10,7 +11,8 @@ import {
   types,
 } from "./plan-helpers.js";
 import { evaluate } from "../../infra/policy/policies.js";
-import { policyInputs } from "./policy-inputs.js";
+import { mutated, policyInputs } from "./policy-inputs.js";
+import { kubernetesDiff } from "./kubernetes-diff.js";
 
 let r: Awaited<ReturnType<typeof planFor>>;
 beforeAll(async () => {
@@ -39,16 +41,33 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
   it("copies the corporate certificate the API's Ingress names from the platform's namespace on every run", () => {
     const ingress = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Ingress")!.obj;
     const copy = kubernetesObjects(r.plan).find((o) => o.name === "api-tls-corp-wildcard-tls")!.obj;
-    expect(ingress.spec.tls).toEqual([{ secretName: "corp-wildcard-tls", hosts: ["api.agents.corp.example.com"] }]);
-    expect(copy).toMatchObject({
-      type: "kubernetes.io/tls",
-      metadata: { name: "corp-wildcard-tls", namespace: ingress.metadata.namespace },
-    });
+    // The mocks answer an auto-named object with its logical name; the provider adds a random suffix.
+    expect(ingress.spec.tls).toEqual([
+      { secretName: "api-tls-corp-wildcard-tls", hosts: ["api.agents.corp.example.com"] },
+    ]);
+    expect(copy).toMatchObject({ type: "kubernetes.io/tls", metadata: { namespace: ingress.metadata.namespace } });
     expect(Object.keys(copy.data).sort()).toEqual(["tls.crt", "tls.key"]);
+    expect(r.plan.outputs.apiTlsSecrets.value).toEqual(["agentport/api-tls-corp-wildcard-tls"]);
     // The source is read, not owned: no resource of the plan is the platform's Secret.
     expect(
       r.plan.resources.filter((x) => x.type === "kubernetes:core/v1:Secret" && x.name.startsWith("api-tls-source")),
     ).toEqual([]);
+  });
+  it("replaces the copy of a renewed certificate create-before-delete, and the Ingress moves to the new copy", () => {
+    const copy = kubernetesObjects(r.plan).find((o) => o.name === "api-tls-corp-wildcard-tls")!.obj;
+    const renewed = { ...copy, data: { "tls.crt": "renewed", "tls.key": "renewed" } };
+    // A Secret's data is replaced, not updated (enableSecretMutable is off): what pulumi-kubernetes' Diff decides.
+    expect(kubernetesDiff(copy, renewed)).toEqual({ replace: true, deleteBeforeReplace: false });
+    // As the copy was before (named after its source): the certificate would be deleted first.
+    const named = { ...copy, metadata: { ...copy.metadata, name: "corp-wildcard-tls" } };
+    expect(kubernetesDiff(named, { ...renewed, metadata: named.metadata })).toEqual({
+      replace: true,
+      deleteBeforeReplace: true,
+    });
+    // The Ingress names the copy by the name the provider gave it (the mocks: its logical name),
+    // so a new copy is what it is updated to, before the old copy is deleted.
+    const ingress = kubernetesObjects(r.plan).find((o) => o.obj.kind === "Ingress")!.obj;
+    expect(ingress.spec.tls[0].secretName).not.toBe("corp-wildcard-tls");
   });
   it("fills the external* groups from config and switches every in-cluster data service off", () => {
     expect(types(r.plan).filter((t) => t.startsWith("aws:") || t.startsWith("azure-native:"))).toEqual([]);
@@ -65,6 +84,18 @@ describe("plan: onprem (objstore in-cluster, external services by host)", () => 
   it("passes the Helm values as a secret and leaks no secret in plaintext", () => {
     expect(r.valuesSecret).toBe(true);
     expectNoPlaintextSecrets(r.plan);
+  });
+  it("protects the platform release, and the policy pack refuses it unprotected (only local is exempt)", () => {
+    expectProtected(r.plan, ["kubernetes:helm.sh/v3:Release"]);
+    const inputs = mutated(
+      policyInputs(r.plan),
+      "kubernetes:helm.sh/v3:Release",
+      "platform-chart",
+      (x) => (x.protect = false),
+    );
+    expect(evaluate(inputs).map((v) => v.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^platform-chart .*must be protected/)]),
+    );
   });
   it("passes the policy pack but for the placeholder digest the stack file ships, which a preview refuses", () => {
     expect(evaluate(policyInputs(r.plan))).toEqual([

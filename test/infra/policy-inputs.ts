@@ -25,6 +25,7 @@ export function policyInputs(plan: Plan): PolicyInput[] {
       name: r.name,
       props: decrypted(r.inputs) as Record<string, unknown>,
       protect: plan.options.get(key)?.protect ?? false,
+      stack: plan.stack,
       dependsOn: plan.propertyDependencies.get(key) ?? {},
     };
   });

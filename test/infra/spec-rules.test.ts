@@ -53,11 +53,16 @@ describe("a rule of the reference refused naming the path", () => {
       `gateway.proxy.annotations.${ACM_ANNOTATION}`,
       (r) => (r.gateway.proxy.annotations[ACM_ANNOTATION] += ",my-certificate"),
     ],
-    ["S3 buckets to create off AWS", "cloud.provider", (r) => (r.cloud = { provider: "none" })],
+    ["S3 buckets to create on Azure", "cloud.provider", (r) => (r.cloud = { provider: "azure" })],
     [
       "existing S3 buckets off AWS without the access key id",
       "storage.secret.cloudb.ACCESS_KEY_ID",
-      (r) => ((r.cloud = { provider: "none" }), (r.storage.existingBuckets = true)),
+      (r) => ((r.cloud = { provider: "azure" }), (r.storage.existingBuckets = true)),
+    ],
+    [
+      "S3 on premises (cloud.provider: none, the buckets the operator's) without the access key id",
+      "storage.secret.cloudb.ACCESS_KEY_ID",
+      (r) => (r.cloud = { provider: "none" }),
     ],
     [
       "existing S3 buckets off AWS without the secret access key",
@@ -135,6 +140,13 @@ describe("a valid stack the reference allows is accepted", () => {
         Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })
       ),
     ],
+    [
+      "an on-premises cluster (cloud.provider: none) using S3 and its bucket names, without storage.existingBuckets",
+      (r) => (
+        (r.cloud = { provider: "none" }),
+        Object.assign(r.storage.secret.cloudb, { ACCESS_KEY_ID: `${STANDIN}id`, SECRET_ACCESS_KEY: `${STANDIN}key` })
+      ),
+    ],
     ["existing S3 buckets on AWS, the IAM user created for them", (r) => (r.storage.existingBuckets = true)],
     [
       "further providers providerb and providerc added beside the primary one, by their keys",
@@ -207,5 +219,15 @@ describe("a credential in plaintext is refused naming its path, whatever its for
       },
     };
     expect(issuesAfter((r) => (r.frontend = { ...r.frontend, tolerations, affinity }))).toEqual([]);
+  });
+});
+
+describe("a component's fixed image is refused by its own path", () => {
+  it.each<[string, Edit]>([
+    ["image.frontend.tag", (r) => (r.image = { frontend: { tag: "v0.0.1" } })],
+    ["frontend.image.tag", (r) => (r.frontend = { ...r.frontend, image: { tag: "v0.0.1" } })],
+    ["image.boost.repository", (r) => (r.image = { boost: { repository: "registry.example.org/boost" } })],
+  ])("%s", (path, edit) => {
+    expect(issuesAfter(edit)).toEqual([{ path, message: expect.stringMatching(/^is fixed by the release/) }]);
   });
 });

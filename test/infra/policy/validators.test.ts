@@ -68,4 +68,12 @@ describe("policy validators", () => {
       expect.stringMatching(/^data .*must be protected/),
     ]);
   });
+
+  it("exempt only the throwaway local stack from protection", () => {
+    const release = (stack?: string) =>
+      res("kubernetes:helm.sh/v3:Release", "platform-chart", {}, { protect: false, stack });
+    expect(messages([release("local")])).toEqual([]);
+    for (const stack of ["onprem", "staging-aws", "prod-aws", "localhost", undefined])
+      expect(messages([release(stack)]), String(stack)).toEqual([expect.stringMatching(/must be protected/)]);
+  });
 });
