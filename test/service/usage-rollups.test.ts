@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/store.js";
-import { UsageMeter, type UsageRecord } from "../../service/src/domain/usage/usage-meter.js";
+import { UsageMeter } from "../../service/src/domain/usage/usage-meter.js";
+import { DAY0, deterministicUses } from "../helpers/usage-uses.js";
 import {
   BUCKET_WIDTHS,
   usageReport,
@@ -14,25 +15,7 @@ import {
   type UsageQuery,
 } from "../../service/src/domain/usage/usage-report.js";
 
-const DAY0 = Date.UTC(2026, 2, 1) / 1000;
-const KEYS = ["key_a", "key_b"];
-const MODELS = ["m1", "m2"];
-
-/** Deterministic uses over three days, several in the same minutes, hours and days. */
-function uses(): Array<{ at: number; record: UsageRecord }> {
-  let seed = 7;
-  const next = () => (seed = (seed * 48271) % 2147483647);
-  return Array.from({ length: 400 }, () => ({
-    at: DAY0 + (next() % (3 * 86_400)),
-    record: {
-      projectId: next() % 5 === 0 ? "other" : "p",
-      keyId: KEYS[next() % 2],
-      model: MODELS[next() % 2],
-      inputTokens: next() % 100,
-      outputTokens: next() % 50,
-    },
-  }));
-}
+const uses = () => deterministicUses(7);
 
 /** What the report should say, summed from the uses themselves: "bucket group…" → [requests, in, out]. */
 function expected(all: ReturnType<typeof uses>, q: UsageQuery): Map<string, number[]> {

@@ -11,32 +11,13 @@ import type { Db, Queryable } from "../../../service/src/store/db.js";
 import { migrate } from "../../../service/src/store/migrate.js";
 import { pgliteDb } from "../../../service/src/store/pglite.js";
 import { openPostgres } from "../../../service/src/store/postgres.js";
-import { UsageMeter, type UsageRecord } from "../../../service/src/domain/usage/usage-meter.js";
+import { UsageMeter } from "../../../service/src/domain/usage/usage-meter.js";
+import { DAY0, deterministicUses } from "../../helpers/usage-uses.js";
 import { BUCKET_WIDTHS, type BucketWidth } from "../../../service/src/domain/usage/usage-report.js";
 import { costReport, type CostGroupBy, type CostQuery } from "../../../service/src/domain/spend/cost-report.js";
 import { usd } from "../../../service/src/domain/spend/cost.js";
 
-const DAY0 = Date.UTC(2026, 2, 1) / 1000;
-const KEYS = ["key_a", "key_b"];
-const MODELS = ["m1", "m2"];
-
-/** Deterministic uses over three days, several in the same minutes, hours and days; odd micro-dollar costs. */
-function uses(): Array<{ at: number; record: UsageRecord }> {
-  let seed = 11;
-  const next = () => (seed = (seed * 48271) % 2147483647);
-  return Array.from({ length: 400 }, () => ({
-    at: DAY0 + (next() % (3 * 86_400)),
-    record: {
-      projectId: next() % 5 === 0 ? "other" : "p",
-      keyId: KEYS[next() % 2],
-      model: MODELS[next() % 2],
-      inputTokens: next() % 100,
-      outputTokens: next() % 50,
-      inputCost: next() % 1_000_003,
-      outputCost: next() % 7 === 0 ? 0 : next() % 2_000_017,
-    },
-  }));
-}
+const uses = () => deterministicUses(11, true);
 
 const QUERIES: Array<[BucketWidth, number, number, number, CostGroupBy[]]> = [
   ["1d", DAY0, DAY0 + 3 * 86_400, 7, []],
