@@ -24,10 +24,14 @@ let browser: Browser;
 let page: Page;
 let charts: ChartLayout[];
 let pageWidth: number;
+// The recorded run against a copy 20 % slower: intervals away from zero, so their place is tested.
+const slower = structuredClone(run);
+for (const s of slower.samples) if (s.scenario === "streaming") s.latencyMs *= 1.2;
+const comparison = compareRuns(run, slower, 0.1);
 
 beforeAll(async () => {
   const report = structuredClone(run);
-  report.comparison = compareRuns(run, run, 0.1);
+  report.comparison = comparison;
   browser = await chromium.launch({ executablePath: findChromium() });
   page = await browser.newPage({ viewport: VIEWPORT });
   await page.setContent(await renderHtml(report));
@@ -64,7 +68,7 @@ describe("the report in a browser", () => {
   it("draws every chart, each laid out inside the page width", () => {
     expect(charts.map((c) => c.title)).toEqual(
       expect.arrayContaining([
-        "This run against the baseline (streaming)",
+        "This run against the baseline (streaming), with the change's interval",
         expect.stringMatching(/^Stream latency over time/),
         expect.stringMatching(/^Failed operations over time/),
         "Operations in flight over time",
@@ -161,5 +165,21 @@ describe("the report in a browser", () => {
     expect(points).toHaveLength(run.sweep.length);
     for (const p of run.sweep)
       expect(points.some((m) => Math.abs((m.rect.left + m.rect.right) / 2 - x(p.rate)) < 1.5)).toBe(true);
+  });
+
+  it("baseline: each change's interval drawn on this run's bar, from the baseline moved by its bounds", () => {
+    const c = chart("This run against the baseline");
+    const x = xScale(c);
+    const want = comparison.rows
+      .filter((r) => r.key.endsWith("_ms") && !r.key.startsWith("rate_") && r.interval && r.baseline !== null)
+      .map((r) => [r.baseline! * (1 + r.interval!.low), r.baseline! * (1 + r.interval!.high)]);
+    expect(want.length).toBeGreaterThan(0);
+    const rules = c.marks.filter((m) => m.kind === "rule" && m.rect.height < 3);
+    expect(rules).toHaveLength(want.length);
+    for (const [low, high] of want)
+      expect(
+        rules.some((m) => Math.abs(m.rect.left - x(low)) < 1.5 && Math.abs(m.rect.right - x(high)) < 1.5),
+        `${low}–${high} ms`,
+      ).toBe(true);
   });
 });

@@ -186,9 +186,13 @@ describe("the HTML report of a recorded run", () => {
     const bars = page
       .match(/<svg[\s\S]*?<\/svg>/g)!
       .map(readChart)
-      .find((c) => c.title === "This run against the baseline (streaming)")!;
+      .find((c) => c.title === "This run against the baseline (streaming), with the change's interval")!;
     const ms = worse.comparison.rows.filter((r) => r.key.endsWith("_ms") && !r.key.startsWith("rate_"));
     expect(bars.items.filter((i) => /mark-rect/.test(i.mark))).toHaveLength(ms.length * 2);
+    // One interval on each of this run's bars that has one (a p95 of 64 streams has none).
+    const intervals = bars.items.filter((i) => /mark-rule/.test(i.mark));
+    expect(intervals).toHaveLength(ms.filter((r) => r.interval).length);
+    expect(intervals.length).toBeGreaterThan(0);
     expect(outside(bars)).toEqual([]);
     expect(bars.labels).toEqual(expect.arrayContaining(["baseline", "this run"]));
   });

@@ -229,37 +229,60 @@ export function sweepSpec(r: RunReport): TopLevelSpec | null {
   };
 }
 
-/** This run next to the baseline: the streaming scenario's latency percentiles, bar by bar. */
+/**
+ * This run next to the baseline: the streaming scenario's latency percentiles, bar by bar, with the
+ * gate's interval drawn on this run's bar — the baseline's value moved by the interval's bounds, the
+ * range this run's value could take given both runs' noise. A bar whose interval lies wholly past the
+ * tolerance is the gate's WORSE.
+ */
 export function baselineSpec(r: RunReport): TopLevelSpec | null {
   // The streaming scenario's rows; the sweep's are in the table.
-  const rows = (r.comparison?.rows ?? [])
-    .filter(
-      (row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null,
-    )
-    .flatMap((row) => [
-      { metric: row.label, run: "baseline", ms: row.baseline, worse: row.worse },
-      { metric: row.label, run: "this run", ms: row.current, worse: row.worse },
-    ]);
-  if (!rows.length) return null;
-  const metrics = [...new Set(rows.map((row) => row.metric))];
+  const judged = (r.comparison?.rows ?? []).filter(
+    (row) => row.key.endsWith("_ms") && !row.key.startsWith("rate_") && row.baseline !== null && row.current !== null,
+  );
+  if (!judged.length) return null;
+  const rows = judged.flatMap((row) => {
+    const i = row.interval?.scale === "relative" ? row.interval : null;
+    return [
+      { metric: row.label, run: "baseline", ms: row.baseline },
+      {
+        metric: row.label,
+        run: "this run",
+        ms: row.current,
+        ...(i ? { low: row.baseline! * (1 + i.low), high: row.baseline! * (1 + i.high) } : {}),
+      },
+    ];
+  });
+  const metrics = judged.map((row) => row.label);
+  const y = { field: "metric", type: "nominal", title: null, sort: metrics } as const;
+  const yOffset = { field: "run", type: "nominal", sort: ["baseline", "this run"] } as const;
   return {
     width: SIZE.width,
     height: 30 * metrics.length,
-    title: "This run against the baseline (streaming)",
+    title: "This run against the baseline (streaming), with the change's interval",
     data: { values: rows },
-    mark: { type: "bar", tooltip: false },
-    encoding: {
-      y: { field: "metric", type: "nominal", title: null, sort: metrics },
-      yOffset: { field: "run", type: "nominal", sort: ["baseline", "this run"] },
-      x: { field: "ms", type: "quantitative", title: "latency (ms)" },
-      color: {
-        field: "run",
-        type: "nominal",
-        title: "run",
-        sort: ["baseline", "this run"],
-        scale: { range: ["#9ca3af", "#2563eb"] },
+    layer: [
+      {
+        mark: { type: "bar", tooltip: false },
+        encoding: {
+          y,
+          yOffset,
+          x: { field: "ms", type: "quantitative", title: "latency (ms)" },
+          color: {
+            field: "run",
+            type: "nominal",
+            title: "run",
+            sort: ["baseline", "this run"],
+            scale: { range: ["#9ca3af", "#2563eb"] },
+          },
+        },
       },
-    },
+      {
+        transform: [{ filter: "isValid(datum.low)" }],
+        mark: { type: "rule", color: "#111827", strokeWidth: 1.5 },
+        encoding: { y, yOffset, x: { field: "low", type: "quantitative" }, x2: { field: "high" } },
+      },
+    ],
   };
 }
 
