@@ -17,7 +17,7 @@ import { judge, MIN_SAMPLES, minSamples } from "./verdict-rule.js";
 export const ERROR_RATE_TOLERANCE = 0.01;
 
 /** Where a metric's samples come from within one group of streams. */
-type Source = "ttft" | "e2e" | "itl" | "tokens_per_s" | "failed";
+export type Source = "ttft" | "e2e" | "itl" | "tokens_per_s" | "failed";
 
 interface Metric {
   key: string;
@@ -125,10 +125,40 @@ function groupOf(r: RunReport, scenario: string, rate?: number): Group {
  * machine, 3 of 20 A/A comparisons of identical runs came out WORSE on a tail). The gate resamples
  * blocks of streams adjacent in start time instead — the non-overlapping block bootstrap — of
  * ⌈n^⅓⌉ streams, the order of block length that minimises the error of a block bootstrap's
- * distribution estimate (Hall, Horowitz and Jing, Biometrika 82, 1995). Measured: 1 of 20 A/A
- * comparisons WORSE, 20 of 20 injected +30 % TTFT regressions caught (docs/load-testing.md).
+ * distribution estimate (Hall, Horowitz and Jing, Biometrika 82, 1995), and never fewer than the
+ * streams one moment of the machine reaches (`inFlight`): a block shorter than that splits one
+ * stall over several blocks and judges its tail as if they were independent (with blocks of ⌈n^⅓⌉
+ * alone, 2 of 20 fresh A/A comparisons came out WORSE on the inter-token p99, 16 streams in flight;
+ * with this floor, 0 of 20 on a batch recorded after it was written, 20 of 20 injected +30 % TTFT
+ * regressions caught: docs/load-testing.md).
  */
-export const blockLength = (streams: number) => Math.max(1, Math.ceil(Math.cbrt(streams) - 1e-9));
+export const blockLength = (streams: number, inFlight = 1) =>
+  Math.max(1, Math.ceil(Math.cbrt(streams) - 1e-9), Math.ceil(inFlight - 1e-9));
+
+/**
+ * The part of a stream's life a metric measures: its wait for the first token, or all of it (its
+ * gaps, its end-to-end time and rate, its outcome).
+ */
+const measuredMs = (s: Pick<Sample, "latencyMs" | "ttftMs">, source: Source) =>
+  source === "ttft" ? (s.ttftMs ?? s.latencyMs) : s.latencyMs;
+
+/**
+ * How many streams' measured spans a typical moment of the run falls in: their summed length over
+ * the time from the first start to the last end (Little's law). A closed loop of 16 has 16 streams
+ * in flight for the inter-token gaps, but only the few that were waiting for a first token at once
+ * for TTFT.
+ */
+export function inFlight(streams: readonly Pick<Sample, "at" | "latencyMs" | "ttftMs">[], source: Source): number {
+  if (!streams.length) return 0;
+  // A failure is an event of the service, not of the machine's timing: a healthy run has none, and
+  // a burst of them in one moment is a regression, not noise. Failures are judged stream by stream.
+  if (source === "failed") return 1;
+  const spans = streams.map((s) => ({ start: s.at, length: measuredMs(s, source) }));
+  const first = Math.min(...spans.map((s) => s.start));
+  const last = Math.max(...spans.map((s) => s.start + s.length));
+  const busy = spans.reduce((a, s) => a + s.length, 0);
+  return last > first ? busy / (last - first) : streams.length;
+}
 
 /** Consecutive `size`-long blocks of items already in time order (the last may be shorter). */
 function blocks<T>(items: readonly T[], size: number): T[][] {
@@ -166,8 +196,8 @@ function valuesByStream(g: Group, source: Source): number[][] {
 }
 
 /** The clusters the bootstrap resamples whole: blocks of streams adjacent in start time (see blockLength). */
-const timeBlocks = (byStream: number[][]) =>
-  blocks(byStream, blockLength(byStream.length)).map((block) => block.flat());
+const timeBlocks = (byStream: number[][], streamsInFlight: number) =>
+  blocks(byStream, blockLength(byStream.length, streamsInFlight)).map((block) => block.flat());
 
 /**
  * The count judged against the minimum: values — but no more than the clusters allow, as 30
@@ -190,7 +220,12 @@ function observed(values: number[], stat: Statistic): number | null {
 function compareMetric(m: Metric, base: Group, cur: Group, tolerance: number, label = m.label, key = m.key) {
   const [b, c] = [valuesByStream(base, m.source), valuesByStream(cur, m.source)];
   const scale = m.statistic === "mean" ? ("absolute" as const) : ("relative" as const);
-  const interval = bootstrapClusteredChange(timeBlocks(b), timeBlocks(c), m.statistic, { scale });
+  const interval = bootstrapClusteredChange(
+    timeBlocks(b, inFlight(base.streams, m.source)),
+    timeBlocks(c, inFlight(cur.streams, m.source)),
+    m.statistic,
+    { scale },
+  );
   const [bv, cv] = [observed(b.flat(), m.statistic), observed(c.flat(), m.statistic)];
   const [bn, cn] = [judgedCount(b), judgedCount(c)];
   const needed = m.statistic === "mean" ? minSamples(0) : minSamples(m.statistic.quantile);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHarnessArgs } from "../../loadtest/harness/args.js";
-import { compareRuns } from "../../loadtest/harness/baseline.js";
+import { blockLength, compareRuns, inFlight } from "../../loadtest/harness/baseline.js";
 import type { RunReport } from "../../loadtest/harness/run-report.js";
 import { resolveSlo } from "../../loadtest/harness/slo.js";
 import { stackTargetUrl } from "../../loadtest/harness/stack-target.js";
@@ -121,6 +121,38 @@ describe("comparing two runs", () => {
     expect(spread.verdict).toBe("worse");
     expect(episode.verdict).not.toBe("worse");
     expect(episode.interval!.low).toBeLessThan(0.1);
+  });
+
+  it("the blocks resampled for a metric hold every stream one moment of the machine reaches", () => {
+    // 400 streams 10 ms apart, each 160 ms long, its first token after 20 ms: 16 streams in flight,
+    // of which 2 are waiting for a first token at any moment.
+    const streams = Array.from({ length: 400 }, (_, i) => ({
+      scenario: "streaming",
+      op: "chat.stream",
+      at: i * 10,
+      latencyMs: 160,
+      ttftMs: 20,
+      ok: i % 50 !== 7,
+    }));
+    const across = 400 * 10 - 10 + 160;
+    expect(inFlight(streams, "itl")).toBeCloseTo((400 * 160) / across, 9);
+    expect(inFlight(streams, "e2e")).toBeCloseTo((400 * 160) / across, 9);
+    expect(inFlight(streams, "ttft")).toBeCloseTo((400 * 20) / (across - 140), 9);
+    // A stall delays a gap of each of the 16: one block holds them; TTFT keeps the cube-root blocks.
+    expect(blockLength(400, inFlight(streams, "itl"))).toBe(16);
+    expect(blockLength(400, inFlight(streams, "ttft"))).toBe(8);
+    // A failure is the service's, not the machine's timing: judged in the cube-root blocks.
+    expect(inFlight(streams, "failed")).toBe(1);
+    expect(inFlight([], "itl")).toBe(0);
+  });
+
+  it("blocks are never shorter than the streams in flight, nor than the cube root of the run", () => {
+    expect(blockLength(200)).toBe(6);
+    expect(blockLength(200, 16)).toBe(16);
+    expect(blockLength(200, 15.2)).toBe(16);
+    expect(blockLength(200, 0.4)).toBe(6);
+    expect(blockLength(1000, 10)).toBe(10);
+    expect(blockLength(0)).toBe(1);
   });
 
   it("the verdicts are reproducible: the same two runs give the same intervals", () => {
@@ -297,7 +329,7 @@ describe("npm run loadtest -- --baseline", () => {
     expect(r.stdout).toMatch(/^TTFT p95 \(ms\)\s+.*24\/24 \(≥ 100\)\s+too few samples$/m);
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toContain("<h2>Against the baseline</h2>");
-    expect(html).toContain("This run against the baseline (streaming)");
+    expect(html).toContain("This run against the baseline (streaming), with the change's interval");
   });
 
   it("exits 0 against a baseline it does not fall behind", async () => {
