@@ -72,14 +72,18 @@ const boost = z
   })
   .prefault({});
 
+const gitHost = () =>
+  z
+    .strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() })
+    .optional();
+
 export const credentials = z
   .strictObject({
-    githost_a: z
-      .strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() })
-      .optional(),
-    githost_b: z
-      .strictObject({ app_name: str().optional(), client_id: str().optional(), client_secret: str().optional() })
-      .optional(),
+    /** A git host integration, off unless given; given, all three fields are Required. */
+    githost_a: gitHost(),
+    /** The second git host integration, with the same fields as githost_a. */
+    githost_b: gitHost(),
+    /** Design-tool integration, off unless given: the reference names no keys, so each is rendered as given. */
     design: z.record(z.string(), z.string()).optional(),
     git_webhook_secret: str().optional(),
     translator,

@@ -1,11 +1,12 @@
 /**
  * Every parameter path the deployment reference names, read from its text (docs/spec/deployment.md):
  * the first cell of each parameter table, the must-override table, the storage providers' lists,
- * the paths named in prose, the common fields every component has (the "Every component has"
- * paragraph, applied to each component the "What the service does" list names), the monitoring
- * components' resource paragraph, the Versioning table (one `image.<component>.tag` each) and the
- * resource table (replicas, requests and limits per component). The conformance table must list
- * exactly these.
+ * the paths and `a.*` groups named in prose, the common fields every component has (the "Every
+ * component has" paragraph, applied to each component the "What the service does" list names), the
+ * monitoring components' resource paragraph, the boost instance keys (one per model suffix the
+ * reference lists), the Versioning table (one `image.<component>.tag` each) and the resource table
+ * (replicas, requests and limits per component). A group none of whose members the reference names
+ * is a path of its own. The conformance table must list exactly these.
  *
  * A hand parser, not a Markdown library: none is a dependency here, and the reference's tables are
  * plain pipe tables (no escaped pipes, no alignment, no multi-line cells), so one line is one row;
@@ -118,14 +119,18 @@ function tables(md: string): Array<{ heading: string; header: string[]; rows: st
   return out;
 }
 
-/** Paths named in prose: backticked dotted paths, and `.x` right after one (relative to its parent). */
+/**
+ * Paths named in prose: backticked dotted paths, `.x` right after one (relative to its parent), and
+ * `a.*` groups, kept as groups (specPaths matches them with the paths found elsewhere).
+ */
 function prosePaths(md: string): string[] {
   const out: string[] = [];
   for (const para of md.split("\n").filter((l) => !l.startsWith("|") && !l.startsWith("Every component has"))) {
     let parent = "";
     for (const [, token] of para.matchAll(/`([^`]+)`/g)) {
       const t = token;
-      if (
+      if (/^[a-z][A-Za-z_]*(?:\.[A-Za-z_][\w-]*)*\.\*$/.test(t)) out.push(t);
+      else if (
         /^[a-z][A-Za-z_]*\.[A-Za-z_<][\w.<>-]*$/.test(t) &&
         !/your-domain|^gpt-|^extra_config|^automation\.services\./.test(t)
       ) {
@@ -135,6 +140,45 @@ function prosePaths(md: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * Groups the reference names without listing their members, whose members are another group's
+ * (keyed by the group, so an edit shows): the Credentials table lists the first git host's fields
+ * only, and the second git host is the same integration.
+ */
+const SHARED_MEMBERS: Record<string, string> = { "credentials.githost_b.*": "credentials.githost_a.*" };
+
+/** A group's members as those of the group it shares them with (none when that group has none either). */
+function sharedMembers(group: string, found: string[]): string[] {
+  const from = SHARED_MEMBERS[group];
+  if (!from) return [];
+  const [source, target] = [from.slice(0, -1), group.slice(0, -1)];
+  return found.filter((f) => f.startsWith(source)).map((f) => target + f.slice(source.length));
+}
+
+/** The boost paragraph's sentence that lists one instance's model suffixes: its instance number and suffixes. */
+function boostInstanceSentence(md: string): { line: string; instance: string; suffixes: string[] } {
+  const line = md.split("\n").find((l) => /Instance \d+ has models suffixes /.test(l));
+  if (!line) throw new Error("the reference has no boost instance models sentence");
+  const [, instance, list] = /Instance (\d+) has models suffixes ([^.]*)\./.exec(line)!;
+  const suffixes = list.split(/,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.trim());
+  const odd = suffixes.filter((x) => !/^[A-Z0-9_]+$/.test(x));
+  if (odd.length) throw new Error(`unread boost model suffixes: ${odd.join(", ")}`);
+  return { line, instance, suffixes };
+}
+
+/** The boost model suffixes the reference lists ("Instance 1 has models suffixes …"), in its order. */
+export function boostInstanceSuffixes(md: string = readFileSync(SPEC_FILE, "utf8")): string[] {
+  return boostInstanceSentence(md).suffixes;
+}
+
+/** One key per listed suffix: the paragraph's `…_INSTANCE_<n>_<MODEL>` template with that instance and suffix. */
+function boostInstancePaths(md: string): string[] {
+  const { line, instance, suffixes } = boostInstanceSentence(md);
+  const template = /`([^`]*_INSTANCE_<n>_<MODEL>)`/.exec(line)?.[1];
+  if (!template) throw new Error("the boost paragraph names no …_INSTANCE_<n>_<MODEL> parameter");
+  return suffixes.map((x) => template.replace("<n>", instance).replace("<MODEL>", x));
 }
 
 /** Prose names of components ("What the service does") → their values key; null: not one component. */
@@ -272,11 +316,15 @@ export function specPaths(md: string = readFileSync(SPEC_FILE, "utf8")): string[
       }
     }
   }
-  found.push(...componentPaths(md), ...monitoringPaths(md));
-  // Prose or a `.*` group that names a group (`storage.secret.objstore`) or a template already expanded adds nothing.
-  const prose = prosePaths(md).filter(
-    (p) => p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)),
+  found.push(...componentPaths(md), ...monitoringPaths(md), ...boostInstancePaths(md));
+  const named = prosePaths(md);
+  groups.push(...named.filter((p) => p.endsWith(".*")));
+  for (const g of groups) found.push(...sharedMembers(g, found));
+  // A prose path that names a group (`storage.secret.objstore`) or a template already expanded adds nothing.
+  const prose = named.filter(
+    (p) => !p.endsWith(".*") && p !== "image.<component>.tag" && !found.some((f) => f.startsWith(`${p}.`)),
   );
-  const unmatched = groups.filter((g) => !found.some((f) => f.startsWith(g.slice(0, -1))));
+  // A group none of whose members the reference names anywhere is a row of its own (`credentials.design.*`).
+  const unmatched = groups.filter((g) => ![...found, ...prose].some((f) => f.startsWith(g.slice(0, -1))));
   return [...new Set([...found, ...prose, ...unmatched])];
 }

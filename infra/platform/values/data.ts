@@ -8,61 +8,13 @@ import { common } from "./components.js";
 import { RESOURCES } from "./defaults.js";
 import type { Values, ValuesInput } from "./types.js";
 
-export function dataValues({ spec: s, secrets, managed }: ValuesInput): Values {
-  const mode = s.data;
-  const on = (svc: keyof typeof mode) => mode[svc] === "inCluster";
+type Spec = ValuesInput["spec"];
+
+/** The in-cluster data services, each on only when the stack runs it in the cluster, with the generated credentials. */
+function inClusterValues(s: Spec, secrets: ValuesInput["secrets"]): Values {
+  const on = (svc: keyof Spec["data"]) => s.data[svc] === "inCluster";
   const auth = s.sqldb.global.sqldb.auth;
   const v = s.vectordb.postgresql;
-
-  const sqlEndpoint = managed.sqldb;
-  const externalSqldb = sqlEndpoint
-    ? {
-        enabled: true,
-        host: sqlEndpoint.host,
-        port: pulumi.output(sqlEndpoint.port).apply(String),
-        username: sqlEndpoint.username,
-        password: sqlEndpoint.password,
-        dbName: sqlEndpoint.database,
-        maxOpenConns: s.externalSqldb.maxOpenConns,
-        maxIdleConns: s.externalSqldb.maxIdleConns,
-      }
-    : { ...s.externalSqldb, enabled: mode.sqldb === "external" };
-  const vecEndpoint = managed.vectordb;
-  const externalVectordb = vecEndpoint
-    ? {
-        enabled: true,
-        host: vecEndpoint.host,
-        port: pulumi.output(vecEndpoint.port).apply(String),
-        username: vecEndpoint.username,
-        password: vecEndpoint.password,
-        database: vecEndpoint.database,
-        sslMode: "disable",
-      }
-    : { ...s.externalVectordb, enabled: mode.vectordb === "external" };
-  const externalCache = managed.cache
-    ? {
-        enabled: true,
-        host: managed.cache.host,
-        port: managed.cache.port,
-        username: managed.cache.username,
-        password: managed.cache.password,
-        useTls: true,
-      }
-    : { ...s.externalCache, enabled: mode.cache === "external" };
-  const externalDocdb = managed.docdb
-    ? { enabled: true, mongodb_uri: managed.docdb.uri }
-    : { ...s.externalDocdb, enabled: mode.docdb === "external" };
-  const externalMq = managed.mq
-    ? {
-        enabled: true,
-        host: managed.mq.host,
-        port: pulumi.output(managed.mq.port).apply(String),
-        username: managed.mq.username,
-        password: managed.mq.password,
-        useTls: true,
-      }
-    : { ...s.externalMq, enabled: mode.mq === "external" };
-
   return {
     sqldb: {
       ...common({ ...s.sqldb, enabled: on("sqldb") }, RESOURCES.sqldb),
@@ -119,6 +71,12 @@ export function dataValues({ spec: s, secrets, managed }: ValuesInput): Values {
       persistence: s.vectordb.persistence,
       image: s.vectordb.image,
     },
+  };
+}
+
+/** The graphql engine and the gateway: always in the cluster, as the stack sets them. */
+function graphqlAndGatewayValues(s: Spec): Values {
+  return {
     graphql: { ...common(s.graphql, RESOURCES.graphql), env: s.graphql.env },
     gateway: {
       ...common(s.gateway, RESOURCES.gateway),
@@ -129,10 +87,65 @@ export function dataValues({ spec: s, secrets, managed }: ValuesInput): Values {
       pullPolicy: s.gateway.pullPolicy,
       proxy: s.gateway.proxy,
     },
-    externalSqldb,
-    externalCache,
-    externalDocdb,
-    externalVectordb,
-    externalMq,
   };
+}
+
+/**
+ * The chart's external* groups: a managed service's endpoint (cache and broker over TLS), or the
+ * stack's external* as given, on when the stack names that service external.
+ */
+function externalValues(s: Spec, managed: ValuesInput["managed"]): Values {
+  const { sqldb: sql, vectordb: vec, cache, docdb, mq } = managed;
+  return {
+    externalSqldb: sql
+      ? {
+          enabled: true,
+          host: sql.host,
+          port: pulumi.output(sql.port).apply(String),
+          username: sql.username,
+          password: sql.password,
+          dbName: sql.database,
+          maxOpenConns: s.externalSqldb.maxOpenConns,
+          maxIdleConns: s.externalSqldb.maxIdleConns,
+        }
+      : { ...s.externalSqldb, enabled: s.data.sqldb === "external" },
+    externalCache: cache
+      ? {
+          enabled: true,
+          host: cache.host,
+          port: cache.port,
+          username: cache.username,
+          password: cache.password,
+          useTls: true,
+        }
+      : { ...s.externalCache, enabled: s.data.cache === "external" },
+    externalDocdb: docdb
+      ? { enabled: true, mongodb_uri: docdb.uri }
+      : { ...s.externalDocdb, enabled: s.data.docdb === "external" },
+    externalVectordb: vec
+      ? {
+          enabled: true,
+          host: vec.host,
+          port: pulumi.output(vec.port).apply(String),
+          username: vec.username,
+          password: vec.password,
+          database: vec.database,
+          sslMode: "disable",
+        }
+      : { ...s.externalVectordb, enabled: s.data.vectordb === "external" },
+    externalMq: mq
+      ? {
+          enabled: true,
+          host: mq.host,
+          port: pulumi.output(mq.port).apply(String),
+          username: mq.username,
+          password: mq.password,
+          useTls: true,
+        }
+      : { ...s.externalMq, enabled: s.data.mq === "external" },
+  };
+}
+
+export function dataValues({ spec: s, secrets, managed }: ValuesInput): Values {
+  return { ...inClusterValues(s, secrets), ...graphqlAndGatewayValues(s), ...externalValues(s, managed) };
 }

@@ -192,6 +192,17 @@ add("credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_<n>_<MODEL>", {
   unset: (r) => (r.credentials.boost = {}),
   note: "one key per instance and model; the value's form is checked where readable",
 });
+// "Instance 1 has models suffixes …": one key each. Clouda mode demands an instance (the row above), not every model.
+for (const model of ["ADA", "4O", "4O_MINI", "41", "41_MINI", "41_NANO", "O1", "O3", "O3_MINI", "O4_MINI"]) {
+  add(`credentials.boost.SERVICE_BOOST_API_CONFIG_CLOUDA_INSTANCE_1_${model}`, {
+    na: placeholder,
+    secret: true,
+    override: S(`instance-${model}`),
+    invalid: "behavior=clouda,url=not a url",
+    base: "prod-azure",
+    note: "Required per the reference; the program demands at least one instance key in clouda mode, not each model",
+  });
+}
 add("storage.provider", { default: "S3", override: "Minio", invalid: "GCS" });
 add("objstore.mode", { default: "distributed", override: "standalone", invalid: "replicated", on: minio });
 add("objstore.persistence.enabled", { default: true, override: false, invalid: "yes", on: minio });

@@ -79,16 +79,28 @@ const githostOn =
   (host: string): Edit =>
   (r) =>
     (r.credentials[host] = { app_name: "platform", client_id: "id", client_secret: S("gh") });
-for (const leaf of ["app_name", "client_id", "client_secret"]) {
-  add(`credentials.githost_a.${leaf}`, {
-    secret: leaf === "client_secret" || undefined,
-    default: CHART,
-    override: leaf === "client_secret" ? S(leaf) : "value",
-    required: true,
-    feature: githostOn("githost_a"),
-    note: "unset: the integration stays off",
-  });
+// The reference lists the fields under githost_a only; githost_b, the second git host, has the same.
+for (const host of ["githost_a", "githost_b"]) {
+  for (const leaf of ["app_name", "client_id", "client_secret"]) {
+    add(`credentials.${host}.${leaf}`, {
+      secret: leaf === "client_secret" || undefined,
+      default: CHART,
+      override: leaf === "client_secret" ? S(leaf) : "value",
+      required: true,
+      feature: githostOn(host),
+      note: "unset: the integration stays off",
+    });
+  }
 }
+add("credentials.design.*", {
+  param: "credentials.design",
+  rendered: "credentials.design",
+  secret: true,
+  default: CHART,
+  override: { ACCESS_TOKEN: S("design") },
+  invalid: { ACCESS_TOKEN: "<REPLACE_WITH_YOUR_DESIGN_TOKEN>" },
+  note: "the reference names the group but none of its members: any keys, rendered as given; unset: the integration stays off",
+});
 add("credentials.git_webhook_secret", { secret: true, default: CHART, override: S("hook") });
 add("credentials.translator.translator_service", {
   default: "cloudb_translate",
