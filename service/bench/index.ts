@@ -14,6 +14,7 @@ const SECTIONS = [
   "chain",
   "tracing",
   "capacity",
+  "budget-spend",
   "memory",
 ] as const;
 

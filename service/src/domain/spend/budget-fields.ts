@@ -7,7 +7,8 @@ import type { Queryable } from "../../store/db.js";
 import type { KeyBudget } from "../api-keys.js";
 import { PERIOD_SYNTAX, parsePeriod, periodWindow } from "./budget-period.js";
 import { MICROS_PER_USD, microsOf, usd } from "./cost.js";
-import { recordedSpend, type ProjectBudget } from "./project-budgets.js";
+import type { ProjectBudget } from "./project-budgets.js";
+import { recordedSpend } from "./recorded-spend.js";
 
 /** The largest budget accepted: a billion dollars (and exact in micro-dollars as a double). */
 export const MAX_BUDGET_USD = 1_000_000_000;

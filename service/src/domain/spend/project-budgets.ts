@@ -1,6 +1,6 @@
 /**
  * Projects' budgets (an owner's, in `project_budgets`; else the deployment's default,
- * BUDGET_PROJECT_USD) and the spend the usage rows recorded in a budget's window.
+ * BUDGET_PROJECT_USD). The spend recorded in a budget's window is recorded-spend.ts's.
  *
  * The limiter asks a project's budget on every run of a project, so each replica keeps them for
  * CACHE_MS: an owner's change reaches every replica within that (the replica that made it at once).
@@ -89,25 +89,4 @@ function toBudget(r: Row): ProjectBudget {
     anchorMs: new Date(r.set_at).getTime(),
     isDefault: false,
   };
-}
-
-/**
- * Micro-dollars the usage rows recorded for a key (or a whole project) since `start` (epoch ms).
- * Rows are per minute: a window that starts inside a minute counts from the next whole minute, so
- * a period shorter than a minute starts from 0, never from the last period's spend; a longer one
- * misses at most its first partial minute.
- */
-export async function recordedSpend(
-  db: Queryable,
-  scope: { projectId: string; keyId?: string },
-  start: number,
-): Promise<number> {
-  const params: unknown[] = [scope.projectId, new Date(Math.ceil(start / 60_000) * 60_000).toISOString()];
-  const byKey = scope.keyId === undefined ? "" : `AND api_key_id = $${params.push(scope.keyId)}`;
-  const { rows } = await db.query<{ spent: string | number | null }>(
-    `SELECT sum(input_cost_micro_usd + output_cost_micro_usd) AS spent FROM usage_minutes
-      WHERE project_id = $1 AND minute >= $2::timestamptz ${byKey}`,
-    params,
-  );
-  return Number(rows[0]?.spent ?? 0);
 }
