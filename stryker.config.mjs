@@ -27,6 +27,7 @@ export const MODULES = [
   "service/src/domain/limits/key-limiter.ts",
   "service/src/domain/limits/metered-run.ts",
   "service/src/domain/limits/redis-windows.ts",
+  "service/src/domain/limits/leased-windows.ts",
   [
     "service/src/domain/api-keys.ts:83-83",
     "service/src/domain/api-keys.ts:142-178",

@@ -48,11 +48,14 @@ export class LeasedWindows implements LimitWindows {
   private failures = 0;
   private readonly source: CreditWindows;
   private readonly idleMs: number;
+  /** The monotonic clock, in ms: tests move it across lease expiry and idleness. */
+  private readonly now: () => number;
 
-  constructor(source: CreditWindows, idleMs = IDLE_MS) {
+  constructor(source: CreditWindows, idleMs = IDLE_MS, now: () => number = () => performance.now()) {
     this.source = source;
     this.idleMs = idleMs;
-    this.sweep = setInterval(() => this.returnIdle(performance.now() - this.idleMs), Math.max(10, idleMs / 2));
+    this.now = now;
+    this.sweep = setInterval(() => this.returnIdle(this.now() - this.idleMs), Math.max(10, idleMs / 2));
     this.sweep.unref();
   }
 
@@ -73,7 +76,7 @@ export class LeasedWindows implements LimitWindows {
   /** A reservation from the key's credit, if it covers one; undefined otherwise. */
   private spend(key: string, limits: KeyLimits, tokens: number): Decision | undefined {
     const lease = this.leases.get(key);
-    const now = performance.now();
+    const now = this.now();
     if (
       !lease ||
       lease.endsAt <= now ||
@@ -116,7 +119,7 @@ export class LeasedWindows implements LimitWindows {
     block: number,
     returned: Credit | undefined,
   ): Promise<Decision> {
-    const now = performance.now();
+    const now = this.now();
     const failures = this.failures;
     try {
       const grant = await this.source.reserve(key, limits, tokens, block, returned);
@@ -210,7 +213,7 @@ export class LeasedWindows implements LimitWindows {
 
   /** Gives back the credit of leases unused since `before`, and forgets leases whose window ended. */
   private returnIdle(before: number): void {
-    const now = performance.now();
+    const now = this.now();
     for (const [key, lease] of this.leases) {
       if (lease.endsAt <= now) this.leases.delete(key);
       else if (lease.lastUsed < before) {

@@ -9,6 +9,7 @@ import { KeyLimiter, type LimiterLog } from "../../../../../../service/src/domai
 import {
   MemoryWindows,
   WINDOW_MS,
+  type BudgetWindow,
   type Decision,
   type KeyLimits,
   type LimitWindows,
@@ -25,6 +26,7 @@ class FlakyShared implements LimitWindows {
   down: Error | undefined;
   reserves = 0;
   settles: Array<{ key: string; window: string; delta: number }> = [];
+  spendSettles: Array<{ budget: string; start: number; cost: number }> = [];
   closed = 0;
   private readonly inner: MemoryWindows;
   constructor(now: () => number) {
@@ -47,6 +49,7 @@ class FlakyShared implements LimitWindows {
   }
   async settleSpend(budget: string, start: number, cost: number): Promise<void> {
     if (this.down) throw this.down;
+    this.spendSettles.push({ budget, start, cost });
     return this.inner.settleSpend(budget, start, cost);
   }
   async close(): Promise<void> {
@@ -76,6 +79,12 @@ function setup() {
 }
 
 describe("KeyLimiter without a shared store", () => {
+  it("without a clock of its own counts on the wall clock", async () => {
+    const r = await new KeyLimiter(undefined, recordingLog().log).reserve("k", ONE, 0);
+    expect(r.resetMs).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(r.resetMs).toBeLessThan(2 * WINDOW_MS);
+  });
+
   it("counts in this process's memory, on its clock", async () => {
     const c = clock();
     const limiter = new KeyLimiter(undefined, recordingLog().log, undefined, undefined, c.now);
@@ -199,5 +208,163 @@ describe("KeyLimiter with a shared store", () => {
     const { shared, limiter } = setup();
     await limiter.close();
     expect(shared.closed).toBe(1);
+  });
+});
+
+describe("KeyLimiter.reserveSpend: a run's cost against its budgets", () => {
+  const OPEN: KeyLimits = { rpm: 0, tpm: 0 };
+  /** A budget of 100 micro-dollars, its window starting at 0, not yet seeded. */
+  const ask = (cost: number): SpendAsk => ({ cost, budgets: [{ id: "key:k", limit: 100, start: 0, end: null }] });
+
+  /** A limiter over the flaky store whose seeder answers `seed` and records the budgets it was asked for. */
+  function seeded(seed = 40) {
+    const s = setup();
+    const asked: BudgetWindow[] = [];
+    const seeder = (b: BudgetWindow) => (asked.push(b), Promise.resolve(seed));
+    const { log, lines } = recordingLog();
+    const limiter = new KeyLimiter(s.shared, log, (d) => void s.changes.push(d), seeder, s.c.now);
+    return { ...s, limiter, lines, asked };
+  }
+
+  it("a budget window the store does not hold is seeded with the recorded spend, and asked again once", async () => {
+    const { shared, limiter, asked } = seeded(40);
+    const a = ask(30);
+    const r = await limiter.reserveSpend("k", OPEN, 5, a);
+    expect(r).toMatchObject({ allowed: true, requests: 1, tokens: 5, store: shared });
+    expect(r.spend).toEqual({ unseeded: [], spent: [70], crossed: [0] });
+    expect(asked).toEqual([{ id: "key:k", limit: 100, start: 0, end: null }]);
+    expect(shared.reserves).toBe(2);
+    // The reservation carries its budgets, to settle their cost where it was counted.
+    expect(r.ask?.budgets).toEqual([{ id: "key:k", limit: 100, start: 0, end: null, seed: 40 }]);
+    // Held now: the next run of the window is one call, no seeding.
+    const next = await limiter.reserveSpend("k", OPEN, 5, ask(30));
+    expect(next.spend?.spent).toEqual([100]);
+    expect([shared.reserves, asked.length]).toEqual([3, 1]);
+  });
+
+  it("seeds only the budgets the store asks for", async () => {
+    const { limiter, asked } = seeded(10);
+    await limiter.reserveSpend("k", OPEN, 0, ask(1));
+    const two: SpendAsk = {
+      cost: 1,
+      budgets: [
+        { id: "key:k", limit: 100, start: 0, end: null },
+        { id: "project:p", limit: 100, start: 0, end: null },
+      ],
+    };
+    const r = await limiter.reserveSpend("k", OPEN, 0, two);
+    expect(asked.map((b) => b.id)).toEqual(["key:k", "project:p"]);
+    expect(r.spend?.spent).toEqual([12, 11]);
+  });
+
+  it("gives up after three calls when the store keeps losing the window: refused, nothing counted", async () => {
+    const { c, lines } = setup();
+    let calls = 0;
+    const forgetful: LimitWindows = {
+      reserve: () => Promise.reject(new Error("not used")),
+      settle: async () => {},
+      reserveSpend: async () => {
+        calls++;
+        return {
+          allowed: false,
+          requests: 0,
+          tokens: 0,
+          resetMs: 0,
+          window: "",
+          spend: { unseeded: [0], spent: [], crossed: [] },
+        };
+      },
+      settleSpend: async () => {},
+    };
+    let seeds = 0;
+    const limiter = new KeyLimiter(forgetful, recordingLog().log, undefined, () => Promise.resolve(++seeds), c.now);
+    const r = await limiter.reserveSpend("k", OPEN, 0, ask(1));
+    expect(r).toMatchObject({ allowed: false, spend: { unseeded: [0] } });
+    expect([calls, seeds]).toEqual([3, 2]);
+    expect(lines).toEqual([]);
+  });
+
+  it("without a seeder, a window the store does not hold starts from 0", async () => {
+    const { c, shared } = setup();
+    const limiter = new KeyLimiter(shared, recordingLog().log, undefined, undefined, c.now);
+    const r = await limiter.reserveSpend("k", OPEN, 0, ask(30));
+    expect(r).toMatchObject({ allowed: true, spend: { spent: [30] } });
+  });
+
+  it("without a shared store, counts the budgets in this process's memory", async () => {
+    const c = clock();
+    const { log, lines } = recordingLog();
+    const limiter = new KeyLimiter(undefined, log, undefined, () => Promise.resolve(90), c.now);
+    const first = await limiter.reserveSpend("k", ONE, 0, ask(20));
+    expect(first).toMatchObject({ allowed: true, spend: { spent: [110] } });
+    expect(first.store).toBeInstanceOf(MemoryWindows);
+    expect((await limiter.reserveSpend("k", { rpm: 5, tpm: 0 }, 0, ask(1))).spend?.refused).toBe(0);
+    expect(limiter.degraded).toBe(false);
+    expect(lines).toEqual([]);
+  });
+
+  it("when the store fails: budgets counted in the local window, probed a second later at the earliest, shared again once it answers", async () => {
+    const { c, shared, limiter, lines, changes } = seeded(0);
+    shared.down = refused("ECONNREFUSED");
+    const local = await limiter.reserveSpend("k", OPEN, 0, ask(30));
+    // The failed call, then the local window seeded and asked again, without a second call.
+    expect(local).toMatchObject({ allowed: true, spend: { spent: [30] } });
+    expect(local.store).not.toBe(shared);
+    expect(shared.reserves).toBe(1);
+    expect(limiter.degraded).toBe(true);
+    expect(changes).toEqual([true]);
+    shared.down = undefined;
+    c.advance(999);
+    expect((await limiter.reserveSpend("k", OPEN, 0, ask(30))).store).toBe(local.store);
+    expect(shared.reserves).toBe(1);
+    c.advance(1);
+    // The probe reaches the store (which does not hold the window yet: seeded, asked again).
+    const back = await limiter.reserveSpend("k", OPEN, 0, ask(30));
+    expect(back.store).toBe(shared);
+    expect(shared.reserves).toBe(3);
+    expect(limiter.degraded).toBe(false);
+    expect(changes).toEqual([true, false]);
+    expect(lines.map((l) => l.level)).toEqual(["warn", "info"]);
+  });
+});
+
+describe("KeyLimiter.settle of a run's cost", () => {
+  const OPEN: KeyLimits = { rpm: 0, tpm: 0 };
+  const budgets = [
+    { id: "key:k", limit: 100, start: 0, end: null, seed: 0 },
+    { id: "project:p", limit: 500, start: 7, end: null, seed: 0 },
+  ];
+
+  it("lands in every budget the run was counted against, where it was counted", async () => {
+    const { shared, limiter } = setup();
+    const r = await limiter.reserveSpend("k", OPEN, 0, { cost: 30, budgets });
+    limiter.settle(r, "k", 0, -20);
+    await Promise.resolve();
+    expect(shared.settles).toEqual([]);
+    expect(shared.spendSettles).toEqual([
+      { budget: "key:k", start: 0, cost: -20 },
+      { budget: "project:p", start: 7, cost: -20 },
+    ]);
+    const next = await limiter.reserveSpend("k", OPEN, 0, { cost: 0, budgets });
+    expect(next.spend?.spent).toEqual([10, 10]);
+  });
+
+  it("sends no settlement of 0 cost, and none for a reservation without budgets", async () => {
+    const { shared, limiter } = setup();
+    const spent = await limiter.reserveSpend("k", OPEN, 0, { cost: 30, budgets });
+    limiter.settle(spent, "k", 0, 0);
+    const plain = await limiter.reserve("k", { rpm: 0, tpm: 100 }, 30);
+    expect(() => limiter.settle(plain, "k", 0, 5)).not.toThrow();
+    await Promise.resolve();
+    expect(shared.spendSettles).toEqual([]);
+  });
+
+  it("a failed cost settlement is dropped and marks the store away", async () => {
+    const { shared, limiter } = setup();
+    const r = await limiter.reserveSpend("k", OPEN, 0, { cost: 30, budgets });
+    shared.down = refused("ECONNRESET");
+    limiter.settle(r, "k", 0, -10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(limiter.degraded).toBe(true);
   });
 });

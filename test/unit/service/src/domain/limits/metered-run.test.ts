@@ -6,12 +6,14 @@ import { MemoryWindows } from "../../../../../../service/src/domain/limits/windo
 import type { UsageRecord } from "../../../../../../service/src/domain/usage/usage-meter.js";
 
 function sinks() {
-  const settled: Array<{ reserved: Reserved; key: string; delta: number }> = [];
+  const settled: Array<{ reserved: Reserved; key: string; delta: number; costDelta: number }> = [];
+  const spent: Array<[string, string, number]> = [];
   const usage: UsageRecord[] = [];
   const completed: unknown[][] = [];
   const tokens: unknown[][] = [];
   const limiter = {
-    settle: (reserved: Reserved, key: string, delta: number) => settled.push({ reserved, key, delta }),
+    settle: (reserved: Reserved, key: string, delta: number, costDelta = 0) =>
+      settled.push({ reserved, key, delta, costDelta }),
   };
   const s: MeterSinks = {
     limiter: limiter as unknown as KeyLimiter,
@@ -20,9 +22,9 @@ function sinks() {
       completed: (...args) => void completed.push(args),
       tokens: (...args) => void tokens.push(args),
     },
-    spend: () => {},
+    spend: (...args) => void spent.push(args),
   };
-  return { s, settled, usage, completed, tokens };
+  return { s, settled, usage, completed, tokens, spent };
 }
 
 const owner = { keyId: "key_1", projectId: "proj_1" };
@@ -96,7 +98,7 @@ describe("MeteredRun.end", () => {
       },
     ]);
     // 42 used of 110 reserved: 68 back, to the key's window the reservation was made in.
-    expect(settled).toEqual([{ reserved, key: "key_1", delta: -68 }]);
+    expect(settled).toEqual([{ reserved, key: "key_1", delta: -68, costDelta: 0 }]);
   });
 
   it("charges the excess when the run used more than reserved", () => {
@@ -131,5 +133,73 @@ describe("MeteredRun.end", () => {
     run.end("ok", false);
     expect(settled).toEqual([]);
     expect(usage).toHaveLength(1);
+  });
+});
+
+describe("MeteredRun: the cached prompt tokens and the run's cost", () => {
+  /** $2, $1 cached, $10 per million tokens: 2, 1 and 10 micro-dollars a token. */
+  const price = { input: 2_000_000, cachedInput: 1_000_000, output: 10_000_000 };
+
+  it("reports the cached prompt tokens only when the agent said how many", () => {
+    const cached = new MeteredRun(sinks().s, owner, "m", estimate, { reserved, cost: 0 });
+    cached.saw({ type: "usage", promptTokens: 12, completionTokens: 30, cachedTokens: 0 });
+    expect(cached.usage).toStrictEqual({
+      prompt_tokens: 12,
+      completion_tokens: 30,
+      total_tokens: 42,
+      cached_tokens: 0,
+    });
+    const plain = new MeteredRun(sinks().s, owner, "m", estimate, { reserved, cost: 0 });
+    plain.saw({ type: "usage", promptTokens: 12, completionTokens: 30 });
+    expect(plain.usage).toStrictEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 });
+  });
+
+  it("costs its tokens at its agent's price, the cached ones at the cached price", () => {
+    const run = new MeteredRun(sinks().s, owner, "m", estimate, { reserved, price, cost: 0 });
+    run.saw({ type: "usage", promptTokens: 12, completionTokens: 30, cachedTokens: 4 });
+    // 8 × 2 + 4 × 1 in, 30 × 10 out.
+    expect(run.cost).toEqual({ input: 20, output: 300 });
+  });
+
+  it("costs nothing without a price", () => {
+    const run = new MeteredRun(sinks().s, owner, "m", estimate, { reserved, cost: 0 });
+    run.saw({ type: "usage", promptTokens: 12, completionTokens: 30 });
+    expect(run.cost).toEqual({ input: 0, output: 0 });
+  });
+
+  it("at its end records the cost with the usage, counts it as spend, and settles the budgets to it", () => {
+    const { s, usage, spent, settled } = sinks();
+    const run = new MeteredRun(s, owner, "gpt-x", estimate, { reserved, price, cost: 500 });
+    run.saw({ type: "usage", promptTokens: 12, completionTokens: 30, cachedTokens: 4 });
+    run.end("ok", false);
+    expect(usage).toMatchObject([{ inputTokens: 12, outputTokens: 30, inputCost: 20, outputCost: 300 }]);
+    expect(spent).toEqual([["proj_1", "gpt-x", 320]]);
+    // 320 used of 500 reserved: 180 back to the budgets; 42 of 110 tokens: 68 back to the window.
+    expect(settled).toEqual([{ reserved, key: "key_1", delta: -68, costDelta: -180 }]);
+  });
+
+  it("charges the budgets the excess when the run cost more than reserved", () => {
+    const { s, settled } = sinks();
+    const run = new MeteredRun(s, owner, "m", estimate, { reserved, price, cost: 100 });
+    run.saw({ type: "usage", promptTokens: 10, completionTokens: 100 });
+    run.end("ok", false);
+    // 10 × 2 + 100 × 10 = 1,020.
+    expect(settled.map((x) => x.costDelta)).toEqual([920]);
+  });
+
+  it("counts no spend for a run that cost nothing", () => {
+    const { s, spent, settled } = sinks();
+    const run = new MeteredRun(s, owner, "m", estimate, { reserved, cost: 0 });
+    run.end("ok", false);
+    expect(spent).toEqual([]);
+    expect(settled.map((x) => x.costDelta)).toEqual([0]);
+  });
+
+  it("a key with a budget but no token limit: the cost is settled, no tokens (none were reserved)", () => {
+    const { s, settled } = sinks();
+    const run = new MeteredRun(s, owner, "m", estimate, { reserved, price, cost: 1_000 }, false);
+    run.saw({ type: "usage", promptTokens: 1, completionTokens: 1 });
+    run.end("ok", false);
+    expect(settled).toEqual([{ reserved, key: "key_1", delta: 0, costDelta: -988 }]);
   });
 });

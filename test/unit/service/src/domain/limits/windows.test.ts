@@ -269,3 +269,53 @@ describe("the in-memory windows with budgets (one replica, or the fallback while
     expect(refused.spend?.spent).toEqual([5]);
   });
 });
+
+describe("the in-memory budget windows over time", () => {
+  const open = { rpm: 0, tpm: 0 };
+  /** A budget window from `start` to `end` (null: never ends). */
+  const window = (id: string, start: number, end: number | null, seed?: number) => ({
+    id,
+    limit: 1_000,
+    start,
+    end,
+    seed,
+  });
+  /** Whether the windows still hold the budget's window: held ones need no seed. */
+  const holds = (w: MemoryWindows, b: ReturnType<typeof window>) =>
+    w.reserveSpendNow("probe", open, 0, { cost: 0, budgets: [{ ...b, seed: undefined }] }).spend?.unseeded.length === 0;
+
+  it("a budget window that ended is swept with the key windows, not before; one without an end stays", () => {
+    const c = clock();
+    const t0 = c.now();
+    const w = new MemoryWindows(c.now);
+    const ending = window("key:a", t0, t0 + WINDOW_MS);
+    const later = window("key:b", t0, t0 + 2 * WINDOW_MS);
+    const endless = window("project:p", t0, null);
+    w.reserveSpendNow("k", open, 0, { cost: 1, budgets: [ending, later, endless].map((b) => ({ ...b, seed: 0 })) });
+    c.advance(WINDOW_MS - 1);
+    w.reserveNow("other", open, 0); // no sweep yet: not a window since the last one
+    expect([holds(w, ending), holds(w, later), holds(w, endless)]).toEqual([true, true, true]);
+    c.advance(1);
+    w.reserveNow("other", open, 0); // sweeps at the very millisecond "key:a" ends
+    expect([holds(w, ending), holds(w, later), holds(w, endless)]).toEqual([false, true, true]);
+  });
+
+  it("a settlement for a budget window that has moved on, or a budget never seen, changes nothing", async () => {
+    const w = new MemoryWindows(clock().now);
+    const first = window("key:k", 0, null, 0);
+    const next = window("key:k", 1_000, null, 100);
+    w.reserveSpendNow("k", open, 0, { cost: 50, budgets: [first] });
+    w.reserveSpendNow("k", open, 0, { cost: 50, budgets: [next] });
+    await w.settleSpend("key:k", 0, -50);
+    await expect(w.settleSpend("key:unknown", 0, -50)).resolves.toBeUndefined();
+    expect(w.reserveSpendNow("k", open, 0, { cost: 0, budgets: [next] }).spend?.spent).toEqual([150]);
+  });
+
+  it("without a clock of its own it counts on the wall clock", () => {
+    const before = Date.now();
+    const d = new MemoryWindows().reserveNow("k", open, 0);
+    // The window ends a minute after the reservation (a millisecond more if the clock ticked between).
+    expect(d.resetMs).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(d.resetMs).toBeLessThanOrEqual(WINDOW_MS + Date.now() - before);
+  });
+});
