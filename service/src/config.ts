@@ -2,27 +2,21 @@
  * The service's whole configuration, read once from the environment.
  * Defaults run everything embedded: PGlite in ./.data, blobs on local disk, built-in agents.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import pino from "pino";
 import { z } from "zod";
 import type { BlobStoreConfig } from "./blobs/blob-config.js";
 import type { TracingConfig } from "./telemetry/tracing-config.js";
 import { DEFAULT_HEARTBEAT_SECONDS } from "./sse/heartbeat.js";
-import { DEFAULT_GUARD_SETTINGS, type GuardSettings } from "./domain/agents/upstream-guard.js";
+import type { GuardSettings } from "./domain/agents/upstream-guard.js";
 import type { BudgetSetting } from "./domain/spend/budget-setting.js";
 import { DEFAULT_CHAIN_MAX_BYTES, MAX_CHAIN_BYTES } from "./domain/responses/response-store.js";
 import { DEFAULT_JWT_AUDIENCE, DEFAULT_JWT_ISSUER } from "./domain/member-token.js";
-import { microsOf } from "./domain/spend/cost.js";
-import { PERIOD_SYNTAX, parsePeriod } from "./domain/spend/budget-period.js";
 import {
-  boolean,
   bytes,
   choice,
   declaredVariables,
   int,
-  noteProblem,
   optionalInt,
   optionalText,
   origins,
@@ -34,6 +28,11 @@ import {
   type Env,
   type EnvVariable,
 } from "./config/env-readers.js";
+import { blobConfig } from "./config/blobs.js";
+import { budgetSetting } from "./config/budgets.js";
+import { jwtSecretFor } from "./config/jwt-secret.js";
+import { tracingConfig } from "./config/tracing.js";
+import { upstreamGuards } from "./config/upstream-guards.js";
 
 /** How log lines look (http/log-format.ts): `auto` is readable on a terminal and JSON elsewhere. */
 export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
@@ -168,104 +167,6 @@ export const JWT_ALGORITHMS = ["HS256", "HS384", "HS512"];
  */
 export const MAX_JSON_BODY_LIMIT = 32 * 1024 * 1024;
 
-/** A default budget: `<PREFIX>_USD` (dollars, up to 6 decimals) and `<PREFIX>_PERIOD` (default 1mo). */
-function budgetSetting(env: Env, prefix: string): BudgetSetting | undefined {
-  const amount = z
-    .string()
-    .trim()
-    .regex(/^\d{1,10}(\.\d{1,6})?$/)
-    .transform((v) => microsOf(Number(v)))
-    .pipe(z.number().int().positive());
-  const limitMicros = read<number | undefined>(
-    env,
-    `${prefix}_USD`,
-    amount,
-    undefined,
-    "a positive amount of USD such as 10 or 2.5",
-  );
-  const period = read(
-    env,
-    `${prefix}_PERIOD`,
-    z.string().refine((p) => parsePeriod(p) !== undefined),
-    "1mo",
-    PERIOD_SYNTAX,
-  );
-  return limitMicros === undefined ? undefined : { limitMicros, period };
-}
-
-/**
- * The shortest HMAC secret accepted, in bytes (RFC 7518 §3.2: a key at least as long as the hash
- * output; 32 for HS256). A shorter one, such as `a`, is guessed offline from any token it signed.
- */
-export const MIN_JWT_SECRET_BYTES = 32;
-
-/** The JWT secret: from the environment, else generated once and kept in the data dir (mode 0600). */
-function jwtSecretFor(env: Env, dataDir: string): string {
-  const given = optionalText(
-    env,
-    "JWT_SECRET",
-    `any text of at least ${MIN_JWT_SECRET_BYTES} bytes (a long random one)`,
-    true,
-  );
-  if (given) {
-    const length = Buffer.byteLength(given);
-    if (length < MIN_JWT_SECRET_BYTES)
-      noteProblem(
-        `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes (got ${length}); generate one with: openssl rand -base64 48`,
-      );
-    return given;
-  }
-  const file = join(dataDir, "jwt-secret");
-  try {
-    if (existsSync(file)) return readFileSync(file, "utf8").trim();
-    mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(48).toString("base64url");
-    writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
-    return secret;
-  } catch (err) {
-    noteProblem(`DATA_DIR must be a writable directory, or JWT_SECRET set (${(err as Error).message})`);
-    return "";
-  }
-}
-
-function blobConfig(env: Env, dataDir: string): BlobStoreConfig {
-  const kind = choice(env, "BLOB_STORE", ["local", "s3", "azure"], "local", true);
-  if (kind === "s3") {
-    const bucket = text(env, "S3_BUCKET", "", "a bucket name");
-    if (!bucket) noteProblem("S3_BUCKET must be set when BLOB_STORE=s3 (the bucket's name)");
-    return {
-      kind,
-      bucket,
-      region: text(env, "S3_REGION", "us-east-1", "an AWS region name"),
-      endpoint: url(env, "S3_ENDPOINT", ["http", "https"]),
-      accessKeyId: optionalText(env, "S3_ACCESS_KEY_ID", "an access key id"),
-      secretAccessKey: optionalText(env, "S3_SECRET_ACCESS_KEY", "a secret access key", true),
-      forcePathStyle: boolean(env, "S3_FORCE_PATH_STYLE", false),
-    };
-  }
-  if (kind === "azure") {
-    const container = text(env, "AZURE_CONTAINER", "", "a container name");
-    const connectionString = optionalText(env, "AZURE_STORAGE_CONNECTION_STRING", "a storage connection string", true);
-    const account = optionalText(env, "AZURE_STORAGE_ACCOUNT", "a storage account name");
-    const accountKey = optionalText(env, "AZURE_STORAGE_KEY", "the storage account's key", true);
-    if (!container) noteProblem("AZURE_CONTAINER must be set when BLOB_STORE=azure (the container's name)");
-    if (!connectionString && !(account && accountKey)) {
-      noteProblem(
-        "AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, must be set when BLOB_STORE=azure",
-      );
-    }
-    return {
-      kind,
-      container,
-      connectionString,
-      account,
-      accountKey,
-      endpoint: url(env, "AZURE_BLOB_ENDPOINT", ["http", "https"]),
-    };
-  }
-  return { kind: "local", dir: resolve(optionalText(env, "BLOB_DIR", "a directory path") ?? join(dataDir, "blobs")) };
-}
-
 function schemaName(env: Env): string | undefined {
   return read<string | undefined>(
     env,
@@ -274,63 +175,6 @@ function schemaName(env: Env): string | undefined {
     undefined,
     "a lower-case SQL identifier",
   );
-}
-
-/** OpenTelemetry traces (the standard OTEL_* variables): on when an OTLP endpoint is set. */
-const OTEL_PROTOCOLS = ["http/protobuf", "http/json"] as const;
-const OTEL_SAMPLERS = [
-  "always_on",
-  "always_off",
-  "traceidratio",
-  "parentbased_always_on",
-  "parentbased_always_off",
-  "parentbased_traceidratio",
-];
-/** `key=value` pairs separated by commas, as OTEL_EXPORTER_OTLP_HEADERS is written. */
-const otlpHeaders = z.string().regex(/^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/);
-
-/** The OTEL_* variables the SDK reads are checked here, so a bad one is refused at start like any other. */
-function tracingConfig(env: Env): TracingConfig | undefined {
-  const base = url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", ["http", "https"], true);
-  const traces = url(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["http", "https"], true);
-  const fallback = choice(env, "OTEL_EXPORTER_OTLP_PROTOCOL", OTEL_PROTOCOLS, "http/protobuf");
-  const protocol = choice(
-    env,
-    "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-    OTEL_PROTOCOLS,
-    fallback,
-  ) as TracingConfig["protocol"];
-  const exporter = choice(env, "OTEL_TRACES_EXPORTER", ["otlp", "none"], "otlp");
-  choice(env, "OTEL_TRACES_SAMPLER", OTEL_SAMPLERS, "parentbased_always_on");
-  read(
-    env,
-    "OTEL_TRACES_SAMPLER_ARG",
-    z
-      .string()
-      .trim()
-      .regex(/^\d*\.?\d+$/)
-      .transform(Number)
-      .pipe(z.number().max(1)),
-    1,
-    "a number from 0 to 1",
-  );
-  for (const name of ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"])
-    read(env, name, otlpHeaders, "", "a list of key=value pairs separated by commas", false);
-  int(env, "OTEL_EXPORTER_OTLP_TIMEOUT", 10_000, 1);
-  const disabled = boolean(env, "OTEL_SDK_DISABLED", false);
-  if (disabled || exporter === "none" || !(base || traces)) return undefined;
-  return { tracesUrl: traces ?? `${base!.replace(/\/+$/, "")}/v1/traces`, protocol };
-}
-
-function upstreamGuards(env: Env): UpstreamGuardsConfig {
-  const d = DEFAULT_GUARD_SETTINGS;
-  return {
-    breakerFailures: int(env, "UPSTREAM_BREAKER_FAILURES", d.breakerFailures, 0, 10_000),
-    breakerWindowMs: positiveSeconds(env, "UPSTREAM_BREAKER_WINDOW_SECONDS", d.breakerWindowMs / 1000) * 1000,
-    breakerCooldownMs: positiveSeconds(env, "UPSTREAM_BREAKER_COOLDOWN_SECONDS", d.breakerCooldownMs / 1000) * 1000,
-    retryBudgetPercent: int(env, "UPSTREAM_RETRY_BUDGET_PERCENT", d.retryBudgetPercent, 0, 100),
-    retryBudgetMin: int(env, "UPSTREAM_RETRY_BUDGET_MIN", d.retryBudgetMin, 0, 10_000),
-  };
 }
 
 /** The configuration from `env`; a ConfigError lists every variable that is not valid, one per line. */
