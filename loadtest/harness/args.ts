@@ -1,7 +1,7 @@
 /** Command-line flags of `npm run loadtest`, parsed and checked into one options object. */
 import { parseArgs } from "node:util";
-import { parseBytes } from "../../infra/stack/bytes.js";
 import type { Limits } from "../gateway/limits.js";
+import { bytes, int, num } from "./flag-values.js";
 import { DEFAULT_MAX_BYTES } from "./plan.js";
 import type { Arrivals } from "./pool.js";
 import { PROFILES, type Profile } from "./profile.js";
@@ -69,27 +69,6 @@ export interface HarnessOptions {
   csv?: string;
   ceilingSeconds: number;
   nginx?: string;
-}
-
-function num(raw: string | undefined, name: string, fallback: number, min = 0): number {
-  if (raw === undefined) return fallback;
-  // Number("") and Number(" ") are 0: a blank value is not a number.
-  const n = raw.trim() === "" ? NaN : Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
-  return n;
-}
-
-function int(raw: string | undefined, name: string, fallback: number, min = 1): number {
-  const n = num(raw, name, fallback, min);
-  if (!Number.isInteger(n)) throw new Error(`--${name} must be a whole number (got '${raw}')`);
-  return n;
-}
-
-function bytes(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = parseBytes(raw);
-  if (n === undefined) throw new Error(`--${name} must be a byte size such as 5242880, 5120k or 512m (got '${raw}')`);
-  return n;
 }
 
 const STRING_FLAGS = [
