@@ -112,7 +112,7 @@ const serviceLayers: string[][] = [
   ["telemetry"],
   ["domain"],
   // The environment's reader composes what the modules below define (their settings and defaults).
-  ["config.ts"],
+  ["config.ts", "config"],
   ["http", "mcp"],
   ["plugins"],
   ["routes"],

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { SERVICE_VERSION } from "../../service/src/version.js";
 import { scaleLimits, type Limits } from "../gateway/limits.js";
-import { parseHarnessArgs, USAGE, type HarnessOptions } from "./args.js";
+import { parseHarnessArgs, type HarnessOptions } from "./args.js";
 import { compareRuns, readBaseline } from "./baseline.js";
 import { measureCeiling } from "./ceiling.js";
 import { createHttp, type Http } from "./http.js";
@@ -22,6 +22,7 @@ import { resolveSlo, type ResolvedSlo, type Slo } from "./slo.js";
 import { stackTargetUrl } from "./stack-target.js";
 import { comparisonText, renderSummary, sloLine } from "./summary.js";
 import type { Target } from "./types.js";
+import { USAGE } from "./usage.js";
 
 function write(file: string, text: string) {
   mkdirSync(dirname(file), { recursive: true });

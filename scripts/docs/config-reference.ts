@@ -1,12 +1,13 @@
 /**
  * Writes docs/configuration.md from the two schemas it documents: the service's environment (the
- * readers of service/src/config.ts, through describeEnvironment) and the stack files (the zod
+ * readers service/src/config.ts calls, through describeEnvironment) and the stack files (the zod
  * schema of infra/stack/). `npm run docs:config` regenerates it; test/docs/config-reference.test.ts
  * fails when the file on disk differs from what this renders.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ConfigError, describeEnvironment, loadConfig, type EnvVariable } from "../../service/src/config.js";
+import { ConfigError, describeEnvironment, loadConfig } from "../../service/src/config.js";
+import type { EnvVariable } from "../../service/src/config/env-readers.js";
 import { ENV_DESCRIPTIONS, ENV_GROUPS, SDK_VARIABLES, type EnvDescription } from "./env-descriptions.js";
 import { describeStack, type StackKey } from "./stack-reference.js";
 

@@ -1,4 +1,4 @@
-/** Where blobs are kept, as the environment configures it (config.ts reads it). */
+/** Where blobs are kept, as the environment configures it (config/blobs.ts reads it). */
 export type BlobStoreConfig =
   | { kind: "local"; dir: string }
   | {

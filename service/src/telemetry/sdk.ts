@@ -2,7 +2,7 @@
  * The OpenTelemetry SDK, imported only when tracing is on: a Node tracer provider (async-local
  * context, W3C trace context propagation), a batching processor, and the OTLP/HTTP exporter for
  * the configured protocol. The sampler and the exporter's headers and timeout come from the
- * standard OTEL_* variables, which the SDK reads itself (config.ts has checked them).
+ * standard OTEL_* variables, which the SDK reads itself (config/tracing.ts has checked them).
  */
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
