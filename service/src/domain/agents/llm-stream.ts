@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import { upstreamFailed } from "../../errors.js";
-import { membersAfterHead } from "./answer-members.js";
+import { StreamChunks } from "./answer-members.js";
 import { BodyReads } from "./body-reads.js";
 import { SseEventTooLarge, SseReader, type SseItem } from "../../sse/sse-reader.js";
 import type { AgentContext, AgentEvent, ChatRequest } from "./types.js";
@@ -34,6 +34,7 @@ class StreamState {
   chars = 0;
   done = false;
 
+  private readonly chunks = new StreamChunks();
   private readonly ctx: AgentContext;
   constructor(ctx: AgentContext) {
     this.ctx = ctx;
@@ -67,12 +68,12 @@ class StreamState {
       // the upstream wrote it: no stringify.
       let chunk: UpstreamChunk;
       try {
-        chunk = JSON.parse(data) as UpstreamChunk;
+        chunk = this.chunks.read(data) as UpstreamChunk;
       } catch (err) {
         this.broken = err as SyntaxError;
         break;
       }
-      const members = membersAfterHead(data);
+      const members = this.chunks.members;
       if (members === undefined) {
         this.broken = new SyntaxError("not a JSON object");
         break;
