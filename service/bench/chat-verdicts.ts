@@ -1,6 +1,6 @@
 /**
- * The chat bench's verdicts from its measured rounds: the relay's and the limits' goals (issue 28's
- * goals 1 and 2) and the Portkey peer's multiple, each the median of the rounds' paired ratios with
+ * The chat bench's verdicts from its measured rounds: the relay's and the limits' goals and the
+ * Portkey peer's multiple, each the median of the rounds' paired ratios with
  * the lowest and highest round, so one run shows how far it can be trusted on this machine.
  */
 import { fixed, table } from "../src/cli/table.js";
@@ -32,14 +32,21 @@ export interface Pair {
 /** Each pair's rounds, by side. */
 export type Rounds = Record<"reference" | "floor" | "ours" | "npmStart" | "ceiling" | "peer", Measured[]>;
 
-/** [what, pair, ours, against, goal]; a ceiling's line says whether the goal is within its reach. */
-const GOALS: Array<[string, string, "ours" | "npmStart" | "ceiling", "floor" | "reference", number]> = [
-  ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", 0.85],
+/**
+ * [what, pair, ours, against, goal]: the performance issue's goals for the relay's own cost (the
+ * llm JSON relay against its ceiling, the pipeline with the floor's handler inside; the llm SSE
+ * relay against the spec floor) and the limits' (on against off). A ceiling's line says whether
+ * the floor goal is within its reach; `npm start`'s lines are figures, not goals.
+ */
+const GOALS: Array<
+  [string, string, "ours" | "npmStart" | "ceiling", "floor" | "reference" | "ceiling", number | undefined]
+> = [
+  ["llm JSON, built, of its ceiling", "llm JSON", "ours", "ceiling", 0.92],
   ["llm SSE, built, of the spec floor", "llm SSE", "ours", "floor", 0.85],
-  ["  its ceiling, JSON: the pipeline + the floor's handler", "llm JSON", "ceiling", "floor", 0.85],
   ["  its ceiling, SSE: the pipeline + the floor's handler", "llm SSE", "ceiling", "floor", 0.85],
-  ["llm JSON, npm start, of the spec floor", "llm JSON", "npmStart", "floor", 0.8],
-  ["llm SSE, npm start, of the spec floor", "llm SSE", "npmStart", "floor", 0.8],
+  ["llm JSON, built, of the spec floor", "llm JSON", "ours", "floor", undefined],
+  ["llm JSON, npm start, of the spec floor", "llm JSON", "npmStart", "floor", undefined],
+  ["llm SSE, npm start, of the spec floor", "llm SSE", "npmStart", "floor", undefined],
   ["limits on vs off, llm JSON", "limits on (Redis, RPM+TPM) vs off, llm JSON", "ours", "reference", 0.85],
   ["limits on vs off, llm SSE", "limits on (Redis, RPM+TPM) vs off, llm SSE", "ours", "reference", 0.85],
 ];
@@ -55,14 +62,10 @@ export function printGoals(list: Pair[], results: Rounds[], rounds: number): voi
     const at = list.findIndex((p) => p.what === pairName);
     if (at < 0 || !results[at][side].length) continue;
     const { rps, cpu } = pairedRatios(results[at][side], results[at][against]);
-    const met = rps.median >= goal;
-    rows.push([
-      what,
-      range(rps, 2),
-      range(cpu, 2),
-      `≥ ${goal}`,
-      side === "ceiling" ? (met ? "reachable" : "beyond reach") : met ? "ok" : "MISSED",
-    ]);
+    const met = goal !== undefined && rps.median >= goal;
+    const verdict =
+      goal === undefined ? "" : side === "ceiling" ? (met ? "reachable" : "beyond reach") : met ? "ok" : "MISSED";
+    rows.push([what, range(rps, 2), range(cpu, 2), goal === undefined ? "" : `≥ ${goal}`, verdict]);
   }
   if (!rows.length) return;
   console.log(
