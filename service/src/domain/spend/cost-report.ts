@@ -4,7 +4,8 @@
  * (`project_id`, `line_item` — `<model>, input` and `<model>, output` as OpenAI names them — and
  * this server's `api_key_id` and `model`), amounts in USD from the usage rows' integer
  * micro-dollars, read as the usage API reads tokens: whole days and hours from the roll-ups
- * (migrations 010 and 013), only the minutes left from the minute rows. Paged like the usage API (usage-report.ts): `limit` buckets a page, the next
+ * (migrations 010 and 013; per model only, 014, unless grouped by key), only the minutes left from
+ * the minute rows. Paged like the usage API (usage-report.ts): `limit` buckets a page, the next
  * page's cursor the next bucket's start.
  */
 import type { Queryable } from "../../store/db.js";
@@ -95,11 +96,13 @@ export async function costReport(db: Queryable, q: CostQuery): Promise<CostPage>
     .map((c) => `, NULL::text AS ${c}`)
     .join("");
   const params: unknown[] = [q.projectId, `${width} seconds`];
-  const parts = sources(first, until, width).map(({ table, column, from, to }) => {
+  const perKey = cols.includes("api_key_id");
+  const key = perKey ? "api_key_id, " : "";
+  const parts = sources(first, until, width, perKey).map(({ table, column, from, to, bound }) => {
     const range = `$${params.push(new Date(from * 1000).toISOString())}::timestamptz`;
     const end = `$${params.push(new Date(to * 1000).toISOString())}::timestamptz`;
-    return `SELECT ${column} AS t, project_id, api_key_id, model, input_cost_micro_usd, output_cost_micro_usd FROM ${table}
-             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end}`;
+    return `SELECT ${column} AS t, project_id, ${key}model, input_cost_micro_usd, output_cost_micro_usd FROM ${table}
+             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end} ${bound}`;
   });
   const { rows } = parts.length
     ? await db.query<Row>(

@@ -73,27 +73,40 @@ interface Row {
   output_tokens: string | number;
 }
 
-/** The roll-ups (migration 010) from the coarsest, each with its time column and width in seconds. */
+/**
+ * The roll-ups from the coarsest, each with its time column and width in seconds: per key and model
+ * (migration 010), and per model only (migration 014), which a report not naming keys reads, so its
+ * rows do not grow with the keys. usage_model_minutes holds the minutes from its start on only.
+ */
 const TIERS = [
-  { table: "usage_days", column: "day", seconds: 86_400 },
-  { table: "usage_hours", column: "hour", seconds: 3_600 },
-  { table: "usage_minutes", column: "minute", seconds: 60 },
+  { table: "usage_days", byModel: "usage_model_days", column: "day", seconds: 86_400 },
+  { table: "usage_hours", byModel: "usage_model_hours", column: "hour", seconds: 3_600 },
+  { table: "usage_minutes", byModel: "usage_model_minutes", column: "minute", seconds: 60 },
 ] as const;
+const MODEL_MINUTES_START = "(SELECT minute FROM usage_model_minutes_start)";
 
 /**
  * Where the rows of [first, until) are read: whole days from the daily sums, then whole hours
  * from the hourly ones, then the minutes left. A bucket never splits a coarser row, since `first`
  * is aligned to the bucket width and only tiers no wider than it are used; the last tier takes
- * every minute that starts before `until`, as the minute rows alone did.
+ * every minute that starts before `until`, as the minute rows alone did. `perKey`: the tables with
+ * `api_key_id`, for a report grouped or filtered by key; otherwise the per-model ones, and the minute
+ * rows for the minutes before usage_model_minutes starts (`bound`: the SQL condition splitting them).
  */
-export function sources(first: number, until: number, width: number) {
+export function sources(first: number, until: number, width: number, perKey: boolean) {
   const tiers = TIERS.filter((t) => t.seconds <= width);
-  const out: { table: string; column: string; from: number; to: number }[] = [];
+  const out: { table: string; column: string; from: number; to: number; bound: string }[] = [];
   let from = first;
   tiers.forEach((tier, i) => {
     const last = i === tiers.length - 1;
     const to = last ? until : Math.max(from, until - (until % tier.seconds));
-    if (to > from) out.push({ table: tier.table, column: tier.column, from, to });
+    if (to <= from) return;
+    if (perKey) out.push({ table: tier.table, column: tier.column, from, to, bound: "" });
+    else if (tier.column !== "minute") out.push({ table: tier.byModel, column: tier.column, from, to, bound: "" });
+    else {
+      out.push({ table: tier.byModel, column: "minute", from, to, bound: `AND minute >= ${MODEL_MINUTES_START}` });
+      out.push({ table: tier.table, column: "minute", from, to, bound: `AND minute < ${MODEL_MINUTES_START}` });
+    }
     from = to;
   });
   return out;
@@ -110,11 +123,13 @@ export async function usageReport(db: Queryable, q: UsageQuery): Promise<UsagePa
   const filters: string[] = [];
   if (q.apiKeyIds?.length) filters.push(`AND api_key_id = ANY($${params.push(q.apiKeyIds)}::text[])`);
   if (q.models?.length) filters.push(`AND model = ANY($${params.push(q.models)}::text[])`);
-  const parts = sources(first, until, width).map(({ table, column, from, to }) => {
+  const perKey = q.groupBy.includes("api_key_id") || !!q.apiKeyIds?.length;
+  const key = perKey ? "api_key_id, " : "";
+  const parts = sources(first, until, width, perKey).map(({ table, column, from, to, bound }) => {
     const range = `$${params.push(new Date(from * 1000).toISOString())}::timestamptz`;
     const end = `$${params.push(new Date(to * 1000).toISOString())}::timestamptz`;
-    return `SELECT ${column} AS t, project_id, api_key_id, model, requests, input_tokens, output_tokens FROM ${table}
-             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end} ${filters.join(" ")}`;
+    return `SELECT ${column} AS t, project_id, ${key}model, requests, input_tokens, output_tokens FROM ${table}
+             WHERE project_id = $1 AND ${column} >= ${range} AND ${column} < ${end} ${bound} ${filters.join(" ")}`;
   });
   const groups = q.groupBy.map((g) => `, ${g}`).join("");
   const nulls = GROUP_BY.filter((g) => !q.groupBy.includes(g))
