@@ -43,7 +43,6 @@ export const MODULES = [
   "service/src/domain/spend/budget-period.ts",
   "service/src/domain/agents/circuit-breaker.ts",
   "service/src/domain/agents/retry-budget.ts",
-  "service/src/domain/agents/answer-members.ts",
   "service/src/routes/v1/organization/report-query.ts",
   // Its edges only: the statement runs against PostgreSQL and PGlite in test/service/spend/recorded-spend.test.ts.
   "service/src/domain/spend/recorded-spend.ts:14-32",
