@@ -6,7 +6,7 @@
  */
 import { Caller } from "./http.js";
 import { printCurve, type Point } from "./curve.js";
-import { measurePoint, relationMb, startOnScratchDatabase } from "./store-service.js";
+import { measurePoint, relationMb, settleTables, startOnScratchDatabase } from "./store-service.js";
 
 /** The secret of generated key `i`: a well-formed one (prefix, ≥ 40 characters). */
 const secretOf = (i: number) => `ap-bench-${String(i).padStart(40, "0")}`;
@@ -28,11 +28,11 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
         [stored + 1, size],
       );
       stored = size;
-      await s.sql.query("ANALYZE api_keys");
+      await settleTables(s.sql);
       // Keys spread over the whole table, each used once: every check is a store lookup.
       const step = Math.floor(size / (samples * sizes.length + 10));
       const coldKey = () => secretOf(1 + ((used++ * step) % size));
-      cold.push(await measurePoint(s, size, samples, () => caller.call("/v1/models", coldKey())));
+      cold.push(await measurePoint(s, size, samples, () => caller.call("/v1/models", coldKey()), { rounds: 1 }));
       const recent = Array.from({ length: 50 }, (_, i) => secretOf(1 + ((i * step) % size)));
       for (const k of recent) await caller.call("/v1/models", k);
       warm.push(

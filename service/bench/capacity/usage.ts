@@ -7,7 +7,7 @@
  */
 import { Caller } from "./http.js";
 import { printCurve, type Point } from "./curve.js";
-import { measurePoint, relationMb, startOnScratchDatabase } from "./store-service.js";
+import { measurePoint, relationMb, settleTables, startOnScratchDatabase } from "./store-service.js";
 
 const MINUTES = 30 * 24 * 60;
 
@@ -34,7 +34,7 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
         [stored, size, anchor],
       );
       stored = size;
-      await s.sql.query("ANALYZE usage_minutes");
+      await settleTables(s.sql);
       const path = (groups: string) =>
         `/v1/organization/usage/completions?start_time=${start}&bucket_width=1d&limit=31${groups}`;
       const n = Math.max(10, Math.ceil(samples / 4));
