@@ -21,7 +21,7 @@ import { benchEnv, createKey, processCpuMicros, startWarm, stopService } from ".
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
 /** What the streams dimension measured, when it ran first. */
-export const streamFindings: { kbPerStream?: number; idleMb?: number; cpuUsPerStream?: number } = {};
+export const streamFindings: { kbPerStream?: number; idleMb?: number; cpuUsPerToken?: number } = {};
 
 /** "250m" → 0.25, "1" → 1. */
 const cores = (quantity: string | number) => {
@@ -87,11 +87,11 @@ export async function run(): Promise<boolean> {
         `          at ${rate} req/s: p50 ${fixed(paced.p50, 1)} ms, p99 ${fixed(paced.p99, 1)} ms through the service; straight to the upstream p50 ${fixed(direct.p50, 1)}, p99 ${fixed(direct.p99, 1)} → adds p99 ${fixed(paced.p99 - direct.p99, 1)} ms${failed ? " (some requests failed: not a valid figure)" : ""}`,
       );
     }
-    const { kbPerStream, idleMb, cpuUsPerStream } = streamFindings;
+    const { kbPerStream, idleMb, cpuUsPerToken } = streamFindings;
     if (kbPerStream !== undefined && idleMb !== undefined) {
       const held = (mb: number) => ((mb - idleMb) * 1024) / kbPerStream;
       console.log(
-        `    streams: ${fixed(kbPerStream, 0)} KB each over ${fixed(idleMb, 0)} MB idle → ${fixed(held(memRequest), 0)} open streams in the ${defaults.resources.requests!.memory} request, ${fixed(held(memLimit), 0)} under the ${defaults.resources.limits!.memory} limit; ${fixed(cpuUsPerStream ?? NaN, 0)} µs CPU a stream`,
+        `    streams: ${fixed(kbPerStream, 0)} KB each over ${fixed(idleMb, 0)} MB idle → ${fixed(held(memRequest), 0)} open streams in the ${defaults.resources.requests!.memory} request, ${fixed(held(memLimit), 0)} under the ${defaults.resources.limits!.memory} limit; ${fixed(cpuUsPerToken ?? NaN, 0)} µs CPU a token relayed → ${fixed((1e6 / (cpuUsPerToken ?? NaN)) * cpuRequest, 0)} tokens a second at the ${defaults.resources.requests!.cpu} request`,
       );
     } else console.log("    streams: run the streams dimension in the same invocation for streams per pod");
     return true;

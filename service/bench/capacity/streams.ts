@@ -1,10 +1,16 @@
 /**
  * Capacity dimension "concurrent streams": 100 → 1,000 → 5,000 slow chat streams open at once on
  * the production build (its store on a throwaway database of the local PostgreSQL server, as
- * deployments run), read to their end by a
- * client in its own process. While they are open: the time to first token of a probe stream
- * (sequential probes, p50/p99) against the same probes on the idle service just before, the
- * service's RSS (median of samples) and, over the whole wave, its CPU per stream.
+ * deployments run), read to their end by a client in its own process. While they are open: the
+ * time to first token of a probe stream (sequential probes, p50/p99) against the same probes on
+ * the idle service just before, the service's RSS (median of samples) and, over the whole wave,
+ * its CPU per token.
+ *
+ * The waves relay the same tokens a second whatever their size (TOKENS_PER_SECOND, each stream's
+ * pace its share), so the curve shows what holding more streams costs. At a fixed pace per stream
+ * (2 tokens a second each), 5,000 streams were 10,000 tokens a second, which took this 2-core
+ * machine, the client beside the service, to its CPU limit: the curve measured the tokens, not the
+ * streams. Tokens a second per core are the sizing's figure (sizing.ts, from the CPU per token).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,9 +22,17 @@ import { fixed } from "../../src/cli/table.js";
 import { linearSlope, printCurve, type Point } from "./curve.js";
 import { streamFindings } from "./sizing.js";
 
-const TOKENS = 40;
-const INTERVAL_MS = 500; // 40 tokens at 500 ms: each stream lasts ~20 s, long enough for the probes
+/** Tokens a second the whole wave relays, shared by its streams: 20 a second each at 100 streams, 0.4 at 5,000. */
+const TOKENS_PER_SECOND = 2_000;
+/** Each stream lasts this long, long enough for the probes. */
+const STREAM_MS = 20_000;
 const PROBES = 40;
+
+/** A wave's streams: each one's pace (its share of the tokens a second) and its tokens in STREAM_MS. */
+const paceOf = (streams: number) => {
+  const intervalMs = Math.round((streams * 1000) / TOKENS_PER_SECOND);
+  return { id: `slow-${streams}`, intervalMs, tokens: Math.max(1, Math.round(STREAM_MS / intervalMs)) };
+};
 
 type Report = { open?: true; ok?: number; failures?: number; firstError?: string; ms?: number };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -52,7 +66,7 @@ export async function run(sizes: number[]): Promise<boolean> {
     env.AGENTS_FILE,
     JSON.stringify({
       agents: [
-        { id: "slow", kind: "synthetic", tokens: TOKENS, interval_ms: INTERVAL_MS },
+        ...sizes.map(paceOf).map((p) => ({ id: p.id, kind: "synthetic", tokens: p.tokens, interval_ms: p.intervalMs })),
         { id: "synthetic-20", kind: "synthetic", tokens: 20 },
       ],
     }),
@@ -82,7 +96,8 @@ export async function run(sizes: number[]): Promise<boolean> {
       client.process.on("message", (m: Report) => reports.push(m));
       const cpuBefore = processCpuMicros(pid);
       const overflowsBefore = listenOverflows();
-      client.process.send({ url: service.url, key, model: "agentport/slow", count: size });
+      const pace = paceOf(size);
+      client.process.send({ url: service.url, key, model: `agentport/${pace.id}`, count: size });
       while (!reports.some((r) => r.open || r.ok !== undefined)) await new Promise((res) => setTimeout(res, 100));
       const samples = [rssMb(pid)];
       const [open] = await ttft([probe], PROBES);
@@ -102,7 +117,7 @@ export async function run(sizes: number[]): Promise<boolean> {
         size,
         p50: percentile(open, 50),
         p99: percentile(open, 99),
-        cpuUs: cpu / size,
+        cpuUs: cpu / (size * pace.tokens),
         memMb: median(samples),
       });
       added.push(
@@ -114,7 +129,7 @@ export async function run(sizes: number[]): Promise<boolean> {
     rmSync(env.DATA_DIR, { recursive: true, force: true });
     await db.drop();
   }
-  // For the sizing: memory per stream fitted over the sizes, the idle RSS that line starts from, CPU per stream at the largest.
+  // For the sizing: memory per stream fitted over the sizes, the idle RSS that line starts from, CPU per token at the largest.
   const xs = points.map((p) => p.size);
   const kb =
     linearSlope(
@@ -125,13 +140,13 @@ export async function run(sizes: number[]): Promise<boolean> {
   Object.assign(streamFindings, {
     kbPerStream: kb,
     idleMb: mean(points.map((p) => p.memMb)) - (kb / 1024) * mean(xs),
-    cpuUsPerStream: points.at(-1)?.cpuUs,
+    cpuUsPerToken: points.at(-1)?.cpuUs,
   });
   const flat = printCurve(
-    `concurrent streams of ${TOKENS} tokens every ${INTERVAL_MS} ms: a probe stream's time to first token while they are open`,
+    `concurrent streams relaying ${TOKENS_PER_SECOND} tokens a second between them: a probe stream's time to first token while they are open`,
     "streams",
     points,
-    "the service's RSS while they are open; CPU is per stream, all its tokens",
+    "the service's RSS while they are open; CPU is per token relayed, each stream's share of its setup included",
   );
   console.log(`    TTFT added at p99, and memory per open stream, by streams open:`);
   for (const line of added) console.log(`      ${line}`);
