@@ -11,6 +11,8 @@ import { measurePoint, relationMb, settleTables, startOnScratchDatabase } from "
 /** The secret of generated key `i`: a well-formed one (prefix, ≥ 40 characters). */
 const secretOf = (i: number) => `ap-bench-${String(i).padStart(40, "0")}`;
 const SECRET_SQL = "'ap-bench-' || lpad(i::text, 40, '0')";
+/** Rounds of cold checks: 4 × 200 and the warm-up fit in the first fill's 1,000 keys, each used once. */
+const COLD_ROUNDS = 4;
 
 export async function run(sizes: number[], samples: number): Promise<boolean> {
   const s = await startOnScratchDatabase([{ id: "synthetic-20", kind: "synthetic", tokens: 20 }]);
@@ -18,7 +20,6 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   const cold: Point[] = [];
   const warm: Point[] = [];
   let stored = 0;
-  let used = 0;
   try {
     for (const size of sizes) {
       await s.sql.query(
@@ -27,12 +28,17 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
            FROM generate_series($1::int, $2::int) AS i`,
         [stored + 1, size],
       );
+      const fresh = size - stored; // the rows this fill added: none used yet
+      const before = stored;
       stored = size;
       await settleTables(s.sql);
-      // Keys spread over the whole table, each used once: every check is a store lookup.
-      const step = Math.floor(size / (samples * sizes.length + 10));
-      const coldKey = () => secretOf(1 + ((used++ * step) % size));
-      cold.push(await measurePoint(s, size, samples, () => caller.call("/v1/models", coldKey()), { rounds: 1 }));
+      // Keys this fill added, each used once (warm-up included): every check is a store lookup.
+      const measured = COLD_ROUNDS * samples;
+      const step = Math.max(1, Math.floor(fresh / (measured + 10)));
+      const coldKey = (i: number) => secretOf(before + 1 + (((i < 0 ? measured - 1 - i : i) * step) % fresh));
+      cold.push(
+        await measurePoint(s, size, samples, (i) => caller.call("/v1/models", coldKey(i)), { rounds: COLD_ROUNDS }),
+      );
       const recent = Array.from({ length: 50 }, (_, i) => secretOf(1 + ((i * step) % size)));
       for (const k of recent) await caller.call("/v1/models", k);
       warm.push(

@@ -37,11 +37,10 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
       await settleTables(s.sql);
       const path = (groups: string) =>
         `/v1/organization/usage/completions?start_time=${start}&bucket_width=1d&limit=31${groups}`;
-      const n = Math.max(10, Math.ceil(samples / 4));
-      curves.total.push(await measurePoint(s, size, n, () => caller.call(path(""), token)));
-      curves.byModel.push(await measurePoint(s, size, n, () => caller.call(path("&group_by=model"), token)));
+      curves.total.push(await measurePoint(s, size, samples, () => caller.call(path(""), token)));
+      curves.byModel.push(await measurePoint(s, size, samples, () => caller.call(path("&group_by=model"), token)));
       const costs = `/v1/organization/costs?start_time=${start}&bucket_width=1d&limit=31&group_by=line_item`;
-      curves.costs.push(await measurePoint(s, size, n, () => caller.call(costs, token)));
+      curves.costs.push(await measurePoint(s, size, samples, () => caller.call(costs, token)));
       console.log(`    (${size} rows: usage tables ${(await usageMb(s.sql)).toFixed(1)} MB with indexes)`);
     }
   } finally {
