@@ -1,7 +1,9 @@
 /**
  * Replicas starting together on one PostgreSQL: the migrations run once, under a lock that ends
  * with its transaction, and a replica queued behind another's migrations starts when they are
- * done, even after longer than Fastify's default plugin timeout (10 s).
+ * done, even after longer than Fastify's default plugin timeout (10 s), and longer than the query
+ * timeout every request's query has: migrations (a backfill over a grown store, a wait for another
+ * replica's) run under their own statement timeout.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../service/src/app.js";
 import { loadConfig } from "../../service/src/config.js";
 import { MIGRATION_LOCK_ID, migrationFiles } from "../../service/src/store/migrate.js";
+import { openPostgres } from "../../service/src/store/postgres.js";
 import { openStore } from "../../service/src/store/open.js";
 import { createTestDatabase } from "../helpers/store.js";
 
@@ -36,7 +39,24 @@ describe("the store at start-up on a PostgreSQL server", () => {
     }
   });
 
-  it("starts a replica queued 11 s behind another's migrations once they are done", async () => {
+  it("a transaction's own statement timeout outlasts the query timeout, on the server and in the client", async () => {
+    database ??= await createTestDatabase();
+    const db = await openPostgres(database.url, { queryTimeoutMs: 1_500 });
+    try {
+      const sleep = (tx: { query(sql: string): Promise<unknown> }) => tx.query("SELECT pg_sleep(2.5)");
+      // The store's bound (server 1 s, client 1.5 s) stops it; the transaction's own does not.
+      await expect(db.transaction(sleep)).rejects.toThrow();
+      await expect(db.transaction(sleep, { statementTimeoutMs: 5_000 })).resolves.toMatchObject({ rowCount: 1 });
+      // Its bound ends with it: the pool's next query has the store's again.
+      await expect(db.query("SELECT pg_sleep(2.5)")).rejects.toThrow();
+      const { rows } = await db.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t");
+      expect(rows[0].t).toBe("1s");
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
+
+  it("starts a replica queued 11 s behind another's migrations, past its 5 s query timeout, once they are done", async () => {
     database ??= await createTestDatabase();
     // Another replica migrating: its transaction holds the lock.
     const migrating = new pg.Client({ connectionString: database.url });
@@ -55,6 +75,7 @@ describe("the store at start-up on a PostgreSQL server", () => {
       DATA_DIR: mkdtempSync(join(tmpdir(), "agentport-startup-")),
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: "agentport",
+      DATABASE_QUERY_TIMEOUT_SECONDS: "5",
       JWT_SECRET: "x".repeat(64),
       LOG_LEVEL: "silent",
     });

@@ -13,10 +13,18 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+export interface TransactionOptions {
+  /**
+   * How long each of its statements may run, in place of the store's query timeout (on a server:
+   * its statement_timeout and the client's wait); the embedded store has no timeouts.
+   */
+  statementTimeoutMs?: number;
+}
+
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /**
    * Subscribes to NOTIFY on `channel`. `onReset` runs when notifications may have been missed
    * (the listening connection dropped and came back), so callers can drop derived state.

@@ -6,7 +6,7 @@
  * keepalive finds dead peers, and the server cancels statements that run too long.
  */
 import pg from "pg";
-import type { Db, Queryable, QueryResult } from "./db.js";
+import type { Db, Queryable, QueryResult, TransactionOptions } from "./db.js";
 import { PostgresListener } from "./postgres-listener.js";
 import { storeError, StoreUnavailableError } from "./store-error.js";
 
@@ -100,16 +100,19 @@ export class PostgresDb implements Db {
     }
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (err) {
       throw storeError(err, "BEGIN");
     }
+    const timeout = opts.statementTimeoutMs;
+    // The client waits a second longer than the server's bound, as for every query (clientConfigOf).
+    const wait = timeout === undefined ? {} : { query_timeout: timeout + 1000 };
     const run = async (sql: string, params?: unknown[]) => {
       try {
-        return await client.query(sql, params);
+        return await client.query({ text: sql, values: params, ...wait });
       } catch (err) {
         throw storeError(err, sql);
       }
@@ -117,6 +120,7 @@ export class PostgresDb implements Db {
     let broken = false;
     try {
       await run("BEGIN");
+      if (timeout !== undefined) await run(`SET LOCAL statement_timeout = ${Math.round(timeout)}`);
       const result = await fn({
         async query<R>(sql: string, params: unknown[] = []) {
           const r = await run(sql, params);

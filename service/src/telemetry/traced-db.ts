@@ -45,7 +45,7 @@ export function tracedDb(db: Db): Db {
   return {
     kind: db.kind,
     query: tracedQueryable(tracer, system, db),
-    transaction: (fn) => db.transaction((tx) => fn({ query: tracedQueryable(tracer, system, tx) })),
+    transaction: (fn, opts) => db.transaction((tx) => fn({ query: tracedQueryable(tracer, system, tx) }), opts),
     listen: (channel, onMessage, onReset) => db.listen(channel, onMessage, onReset),
     notificationsLive: () => db.notificationsLive(),
     notify: (channel, payload) => db.notify(channel, payload),
