@@ -92,21 +92,21 @@ export class StreamChunks {
    */
   read(json: string): unknown {
     const head = this.head;
-    const end = json.lastIndexOf("}");
-    if (head !== "" && end >= head.length && json.startsWith(head)) {
+    if (head !== "" && json.startsWith(head)) {
       const i = skipSpace(json, head.length);
-      const rest = restAfterHead(json, i, end);
+      const rest = restAfterHead(json, i, json.lastIndexOf("}"));
       // No member after the head's comma: not JSON, which the whole parse below says.
       if (rest !== null && rest !== undefined) {
         // With the head's members complete and a comma after them, the chunk is JSON exactly when
-        // an object of what follows is.
+        // an object of what follows is (one without its closing brace after the head is not).
         const parsed: unknown = JSON.parse("{" + json.slice(i));
         this.members = rest;
         return parsed;
       }
     }
     const parsed: unknown = JSON.parse(json);
-    this.members = typeof parsed === "object" && parsed !== null ? walk(json, this) : undefined;
+    // JSON that is not an object the walk refuses itself.
+    this.members = walk(json, this);
     return parsed;
   }
 }

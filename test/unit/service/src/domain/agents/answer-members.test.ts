@@ -36,6 +36,67 @@ describe("an upstream answer's members after its head", () => {
   });
 });
 
+describe("the walk's edges: whitespace, escapes, values and every refusal", () => {
+  const fullHead = '{"id":"x","object":"o","created":1,"model":"m",';
+
+  it("reads JSON whitespace of each kind between every token", () => {
+    for (const ws of [" ", "\n", "\r", "\t"])
+      expect(membersAfterHead(`{${ws}"id"${ws}:${ws}"x"${ws},${ws}"a"${ws}:${ws}1${ws}}`), JSON.stringify(ws)).toBe(
+        `"a"${ws}:${ws}1`,
+      );
+    expect(membersAfterHead("{}")).toBe("");
+    expect(membersAfterHead("{ \n}")).toBe("");
+    // After a whole head, the rest is kept as it is, up to the space before the closing brace.
+    expect(membersAfterHead(`${fullHead}"choices":[] \n}`)).toBe('"choices":[]');
+  });
+
+  it("ends a string at its closing quote, not at an escaped one", () => {
+    const members = '"a":"say \\"hi\\"","b":"c:\\\\","d":"\\\\\\"e"';
+    expect(JSON.parse(`{${members}}`)).toEqual({ a: 'say "hi"', b: "c:\\", d: '\\"e' });
+    expect(membersAfterHead(`{"id":"x",${members}}`)).toBe(members);
+  });
+
+  it("ends a number at the comma before a head key, and drops that key", () => {
+    expect(membersAfterHead('{"a":1,"model":"m","b":2.5}')).toBe('"a":1,"b":2.5');
+    expect(membersAfterHead('{"a":-1 ,"id":"x"}')).toBe('"a":-1');
+  });
+
+  it("drops a repeated head key whatever the space before its colon", () => {
+    for (const ws of ["", " ", "\n "])
+      expect(membersAfterHead(`${fullHead}"a":1,"model"${ws}:"theirs"}`), JSON.stringify(ws)).toBe('"a":1');
+  });
+
+  it("refuses each way a text fails to be a JSON object", () => {
+    const texts = [
+      '{"a:1}', // a key never closed
+      '{"a" 1}', // no colon
+      '{"a":1 "b":2}', // no comma
+      '{"a":"x}', // a string value never closed
+      '{"a":[[[1]}', // an array never closed
+      '{"a":}', // no value
+      '{"a":,"b":1}', // an empty value before a comma
+      '{"a":1,}', // a comma and no member
+      `${fullHead}1}`, // after a whole head, a member that is not a key
+      // Each would read as members if one check were skipped and the next did not catch it.
+      'x"a":1}', // not an object
+      '{":1}', // a key that opens and never closes
+      '{"a" "b":1}', // no colon, a string where it should be
+      '{"a":1 x"b":2}', // no comma, one character where it should be
+      '{"a":1,x":2}', // a member that does not start with a quote
+      '{"a":1]}', // a number ended by a bracket that closes nothing
+    ];
+    for (const text of texts) expect(membersAfterHead(text), text).toBeUndefined();
+  });
+
+  it("learns a head only from a chunk that had the whole of it", () => {
+    const chunks = new StreamChunks();
+    chunks.read('{"id":"x","a":1}');
+    expect(chunks.head).toBe("");
+    chunks.read(`${fullHead}"a":1}`);
+    expect(chunks.head).toBe(fullHead);
+  });
+});
+
 describe("a stream's chunks, read past the head the previous chunk shared", () => {
   const head = (id: string, model = "m") =>
     `{"id":"${id}","object":"chat.completion.chunk","created":1,"model":"${model}",`;
