@@ -4,12 +4,18 @@
  * bulk-inserted by generate_series in the server. Timed: the usage API over those 30 days, in
  * daily buckets, ungrouped and grouped by model, as an owner's dashboard asks it, and the costs
  * API over the same days by line item.
+ *
+ * Every size's answer has the same shape: each fill spreads its rows over all 30 days and the three
+ * models, more keys as it grows, so only the rows behind the answer grow. (Laid end to end, the
+ * 10k rows were a week of one model, and the 10M rows' answer 12× longer: that read as growth.)
  */
 import { Caller } from "./http.js";
 import { printCurve, type Point } from "./curve.js";
 import { measurePoint, relationMb, settleTables, startOnScratchDatabase } from "./store-service.js";
 
 const MINUTES = 30 * 24 * 60;
+/** A key's slots: each minute of the 30 days for each of three models. */
+const SLOTS = MINUTES * 3;
 
 export async function run(sizes: number[], samples: number): Promise<boolean> {
   const s = await startOnScratchDatabase([{ id: "synthetic-20", kind: "synthetic", tokens: 20 }]);
@@ -23,15 +29,19 @@ export async function run(sizes: number[], samples: number): Promise<boolean> {
   let stored = 0;
   try {
     for (const size of sizes) {
-      // Row i: minute i mod 30 days back from the current one, group i div 30 days (a key and one of three models).
+      // Row j of this fill: slot j (spread evenly when the fill has fewer rows than a key has slots),
+      // minute slot / 3 back from the current one, model slot mod 3, a key of its own fill.
+      const rows = size - stored;
       await s.sql.query(
         `INSERT INTO usage_minutes (project_id, api_key_id, model, minute, requests, input_tokens, output_tokens,
                                     input_cost_micro_usd, output_cost_micro_usd)
-         SELECT 'default', 'key_' || (i / ${MINUTES}), 'model-' || (i / ${MINUTES}) % 3,
-                $3::timestamptz - (i % ${MINUTES}) * interval '1 minute', 1 + i % 5, 100 + i % 50, 20 + i % 30,
-                250 + i % 77, 600 + i % 91
-           FROM generate_series($1::int, $2::int - 1) AS i`,
-        [stored, size, anchor],
+         SELECT 'default', 'key_' || $3::text || '_' || k, 'model-' || slot % 3,
+                $2::timestamptz - (slot / 3) * interval '1 minute', 1 + j % 5, 100 + j % 50, 20 + j % 30,
+                250 + j % 77, 600 + j % 91
+           FROM generate_series(0, $1::int - 1) AS j,
+                LATERAL (SELECT CASE WHEN $1::int <= ${SLOTS} THEN 0 ELSE j / ${SLOTS} END AS k,
+                                CASE WHEN $1::int <= ${SLOTS} THEN (j::bigint * ${SLOTS} / $1::int)::int ELSE j % ${SLOTS} END AS slot) AS at`,
+        [rows, anchor, size],
       );
       stored = size;
       await settleTables(s.sql);
