@@ -26,7 +26,8 @@ import { streamFindings } from "./sizing.js";
 const TOKENS_PER_SECOND = 2_000;
 /** Each stream lasts this long, long enough for the probes. */
 const STREAM_MS = 20_000;
-const PROBES = 40;
+/** Probe streams a point: p99 of 40 was their slowest one, and moved 4× between runs. */
+const PROBES = 200;
 
 /** A wave's streams: each one's pace (its share of the tokens a second) and its tokens in STREAM_MS. */
 const paceOf = (streams: number) => {
